@@ -16,7 +16,9 @@ pub enum Error {
         reason: String,
     },
     /// robots.txt exists only for `http` and `https` URLs.
-    #[error("unsupported scheme {scheme:?} in {input:?}: robots.txt applies to http and https only")]
+    #[error(
+        "unsupported scheme {scheme:?} in {input:?}: robots.txt applies to http and https only"
+    )]
     UnsupportedScheme {
         /// The input as given.
         input: String,
