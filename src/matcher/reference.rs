@@ -49,3 +49,23 @@ pub(crate) fn allowed(rules: &[RefRule], path: &[u8]) -> bool {
         .max()
         .is_none_or(|(_, allow)| allow)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(allow: bool, p: &str) -> RefRule {
+        RefRule { allow, pattern: p.as_bytes().to_vec() }
+    }
+
+    #[test]
+    fn the_reference_agrees_with_the_rfc_examples() {
+        assert!(glob(b"/fish*.php", b"/fishheads/catfish.php?x"));
+        assert!(glob(b"/*.php$", b"/a.php") && !glob(b"/*.php$", b"/a.php?x"));
+        assert!(glob(b"/", b"/anything") && !glob(b"/x", b"/"));
+        let rules = [rule(false, "/"), rule(true, "/fish")];
+        assert!(allowed(&rules, b"/fish.html") && !allowed(&rules, b"/cat"));
+        assert!(allowed(&[rule(false, "/a"), rule(true, "/a")], b"/a"));
+        assert!(allowed(&[], b"/x"));
+    }
+}
