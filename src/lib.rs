@@ -6,5 +6,5 @@ pub mod fetch;
 mod robots;
 
 pub use error::Error;
-pub use fetch::FetchOutcome;
+pub use fetch::{FetchOutcome, FetchResult, Fetcher, FetcherBuilder};
 pub use robots::{Access, Robots};

@@ -23,15 +23,24 @@ impl Robots {
     /// Parses robots.txt bytes. Never fails, never panics.
     pub fn parse(body: impl AsRef<[u8]>) -> Robots {
         let _ = body.as_ref();
-        Robots { access: Access::Rules, fetch: None }
+        Robots {
+            access: Access::Rules,
+            fetch: None,
+        }
     }
     /// A value that allows everything.
     pub fn allow_all() -> Robots {
-        Robots { access: Access::AllowAll, fetch: None }
+        Robots {
+            access: Access::AllowAll,
+            fetch: None,
+        }
     }
     /// A value that disallows everything but `/robots.txt`.
     pub fn disallow_all() -> Robots {
-        Robots { access: Access::DisallowAll, fetch: None }
+        Robots {
+            access: Access::DisallowAll,
+            fetch: None,
+        }
     }
     /// Which rules govern this value.
     pub fn access(&self) -> Access {
