@@ -1,10 +1,82 @@
-//! keepout: robots.txt for async crawlers (skeleton; crate docs come with the core).
+//! keepout: robots.txt for async crawlers. It fetches, parses and caches
+//! robots.txt, and answers "may I fetch this URL?" exactly as
+//! [RFC 9309](https://www.rfc-editor.org/rfc/rfc9309) says, fast.
+//!
+//! # Quick start
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), keepout::Error> {
+//! let robots = keepout::Robots::fetch("https://example.com/some/page").await?;
+//! if robots.is_allowed("ExampleBot", "https://example.com/private/x") {
+//!     // crawl
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! Parsing needs no network:
+//!
+//! ```
+//! use keepout::Robots;
+//!
+//! let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\n");
+//! assert!(!robots.is_allowed("ExampleBot/1.0", "https://example.com/private/x"));
+//! assert!(robots.is_allowed("ExampleBot/1.0", "https://example.com/public"));
+//! assert_eq!(robots.crawl_delay("ExampleBot").map(|d| d.as_secs()), Some(2));
+//!
+//! // Which line decided, and in which group:
+//! let why = robots.explain("ExampleBot", "/private/x");
+//! assert_eq!(why.rule().map(|r| r.line()), Some(2));
+//! ```
+//!
+//! # Architecture
+//!
+//! | module | concern |
+//! |---|---|
+//! | `parse` | bytes to rules, one pass, lenient ([`Robots::parse`], [`ParseOptions`]) |
+//! | `percent` | percent-encoding normal form of paths and patterns (RFC 9309 section 2.2.2) |
+//! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards |
+//! | `agent` | choosing the groups for a crawler's product token |
+//! | [`Robots`], [`Agent`], [`Decision`] | the questions a crawler asks, and why the answer |
+//! | [`fetch`] | HTTP fetching per RFC 9309 section 2.3 |
+//! | [`limits`] | every limit, and what happens past it |
+//!
+//! # Where keepout departs from Google's library
+//!
+//! RFC 9309 decides. Where it is silent, keepout does what Google's reference
+//! parser does (missing colons, misspelled keys, `*` followed by text as the
+//! global agent, the 16,663-byte line limit, an empty URL read as `/`), with
+//! these deliberate exceptions:
+//!
+//! - URLs are normalised as RFC 9309 section 2.2.2 says (`%62` matches `b`,
+//!   `ツ` matches `%E3%83%84`). Google expects callers to percent-encode URLs
+//!   themselves and does not decode `%XX` of unreserved characters.
+//! - The crawler's name may be a whole User-Agent header; its leading
+//!   product token is used, so `Foo Bar` is the crawler `Foo`.
+//! - Product tokens may contain digits (`MJ12bot`).
+//! - `Allow: /dir/index.html` does not also allow `/dir/`.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
+mod agent;
 mod error;
+mod explain;
 pub mod fetch;
+pub mod limits;
+mod lint;
+mod matcher;
+mod model;
+mod parse;
+mod percent;
+mod record;
 mod robots;
+mod view;
 
+pub use agent::AgentMatch;
 pub use error::Error;
+pub use explain::{Cause, Decision};
 pub use fetch::{FetchOutcome, FetchResult, Fetcher, FetcherBuilder};
-pub use robots::{Access, Robots};
+pub use lint::{Warning, WarningKind};
+pub use parse::{Directive, ParseOptions};
+pub use record::{Record, RequestRate};
+pub use robots::{Access, Agent, Robots};
+pub use view::{GroupView, RuleKind, RuleView};

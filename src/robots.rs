@@ -1,62 +1,327 @@
-//! The parsed robots.txt and the questions a crawler asks of it (skeleton).
+//! [`Robots`]: a parsed robots.txt and the questions a crawler asks of it.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::agent::{self, AgentMatch};
+use crate::explain::{Cause, Decision};
 use crate::fetch::FetchOutcome;
+use crate::lint::Warning;
+use crate::matcher::{self, url::path_and_query};
+use crate::model::Parsed;
+use crate::parse::{self, ParseOptions};
+use crate::percent;
+use crate::record::{Record, RequestRate};
+use crate::view::GroupView;
 
 /// Which rules govern a [`Robots`] value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     /// The parsed rules decide.
     Rules,
-    /// Everything is allowed (robots.txt unavailable: 4xx, RFC 9309 section 2.3.1.3).
+    /// Everything is allowed: robots.txt is unavailable (e.g. 404), RFC 9309
+    /// section 2.3.1.3.
     AllowAll,
-    /// Everything is disallowed (robots.txt unreachable: 5xx, network; section 2.3.1.4).
+    /// Everything but `/robots.txt` is disallowed: robots.txt is unreachable
+    /// (e.g. 503, timeout), RFC 9309 section 2.3.1.4.
     DisallowAll,
 }
 
-/// A parsed robots.txt.
-#[derive(Debug, Clone)]
+/// A parsed robots.txt: the rules, the extensions, and (when fetched) how it
+/// was fetched.
+///
+/// Cheap to clone (the parsed data is shared), `Send` and `Sync`.
+///
+/// ```
+/// use keepout::Robots;
+/// let robots = Robots::parse(
+///     "User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /\nAllow: /public/\n",
+/// );
+/// assert!(!robots.is_allowed("OtherBot", "https://example.com/private/x"));
+/// assert!(robots.is_allowed("OtherBot", "https://example.com/public/x"));
+/// // ExampleBot has its own group, so the `*` group does not apply to it.
+/// assert!(robots.is_allowed("ExampleBot/2.1 (+https://example.com/bot)", "/public/page"));
+/// assert!(!robots.is_allowed("examplebot", "/private/x"));
+/// ```
+#[derive(Clone)]
 pub struct Robots {
+    parsed: Arc<Parsed>,
     access: Access,
-    fetch: Option<Box<FetchOutcome>>,
+    fetch: Option<Arc<FetchOutcome>>,
 }
 
 impl Robots {
-    /// Parses robots.txt bytes. Never fails, never panics.
+    /// Parses robots.txt bytes per RFC 9309. Never fails and never panics,
+    /// whatever the bytes: lines it cannot read are skipped and reported in
+    /// [`warnings`](Robots::warnings).
+    ///
+    /// For other options (MK1996 literal matching) see [`ParseOptions`].
     pub fn parse(body: impl AsRef<[u8]>) -> Robots {
-        let _ = body.as_ref();
+        Robots::from_parsed(parse::parse(body.as_ref(), &ParseOptions::new()))
+    }
+
+    pub(crate) fn from_parsed(parsed: Parsed) -> Robots {
         Robots {
+            parsed: Arc::new(parsed),
             access: Access::Rules,
             fetch: None,
         }
     }
-    /// A value that allows everything.
+
+    /// A value that allows everything: what an unavailable robots.txt means.
     pub fn allow_all() -> Robots {
         Robots {
             access: Access::AllowAll,
-            fetch: None,
+            ..Robots::from_parsed(Parsed::default())
         }
     }
-    /// A value that disallows everything but `/robots.txt`.
+
+    /// A value that disallows everything but `/robots.txt`: what an
+    /// unreachable robots.txt means.
     pub fn disallow_all() -> Robots {
         Robots {
             access: Access::DisallowAll,
-            fetch: None,
+            ..Robots::from_parsed(Parsed::default())
         }
     }
+
     /// Which rules govern this value.
     pub fn access(&self) -> Access {
         self.access
     }
+
     /// May `agent` fetch `url`?
-    pub fn is_allowed(&self, _agent: &str, _url: &str) -> bool {
-        self.access != Access::DisallowAll
+    ///
+    /// `agent` is a product token (`ExampleBot`) or a whole User-Agent header
+    /// value (`ExampleBot/2.1 (+https://example.com/bot)`), whose leading
+    /// product token is used; matching is case-insensitive. `url` is an
+    /// absolute URL or a path with optional query; scheme, authority and
+    /// fragment are ignored. Both the URL and the patterns are compared in
+    /// percent-encoded normal form (RFC 9309 section 2.2.2).
+    ///
+    /// To check many URLs for one crawler, [`agent`](Robots::agent) finds the
+    /// crawler's groups once.
+    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
+        let (groups, _) = agent::select(&self.parsed, agent);
+        self.allowed_in(groups, url)
     }
-    /// How this value was fetched, if it was.
+
+    #[inline]
+    fn allowed_in(&self, groups: &[u32], url: &str) -> bool {
+        let raw = path_and_query(url);
+        let path = percent::path(&raw);
+        if matcher::is_robots_txt(&path) {
+            return true;
+        }
+        match self.access {
+            Access::AllowAll => true,
+            Access::DisallowAll => false,
+            Access::Rules => matcher::best(&self.parsed, groups, &path).is_none_or(|hit| hit.allow),
+        }
+    }
+
+    /// Like [`is_allowed`](Robots::is_allowed), with the reason: the deciding
+    /// line, its group, or why no rule applied.
+    pub fn explain(&self, agent: &str, url: &str) -> Decision<'_> {
+        let (groups, agent_match) = agent::select(&self.parsed, agent);
+        self.explain_in(groups, agent_match, url)
+    }
+
+    fn explain_in<'a>(
+        &'a self,
+        groups: &'a [u32],
+        agent_match: AgentMatch,
+        url: &str,
+    ) -> Decision<'a> {
+        let raw = path_and_query(url);
+        let path = percent::path(&raw);
+        let mut d = Decision {
+            parsed: &self.parsed,
+            allowed: true,
+            cause: Cause::NoGroup,
+            rule: None,
+            groups,
+            agent_match,
+        };
+        if matcher::is_robots_txt(&path) {
+            d.cause = Cause::RobotsTxt;
+            return d;
+        }
+        match self.access {
+            Access::AllowAll => d.cause = Cause::Unavailable,
+            Access::DisallowAll => {
+                d.allowed = false;
+                d.cause = Cause::Unreachable;
+            }
+            Access::Rules => match matcher::best(&self.parsed, groups, &path) {
+                Some(hit) => {
+                    d.allowed = hit.allow;
+                    d.cause = Cause::Rule;
+                    d.rule = Some(hit.rule);
+                }
+                None if groups.is_empty() => d.cause = Cause::NoGroup,
+                None => d.cause = Cause::NoMatchingRule,
+            },
+        }
+        d
+    }
+
+    /// A handle for one crawler that finds its groups once, for checking
+    /// many URLs. `agent` is read as in [`is_allowed`](Robots::is_allowed).
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: examplebot\nDisallow: /tmp/\n");
+    /// let bot = robots.agent("ExampleBot/1.0");
+    /// let urls = ["https://example.com/", "https://example.com/tmp/a"];
+    /// let allowed: Vec<bool> = urls.iter().map(|u| bot.is_allowed(u)).collect();
+    /// assert_eq!(allowed, [true, false]);
+    /// ```
+    pub fn agent(&self, agent: &str) -> Agent<'_> {
+        let (groups, agent_match) = agent::select(&self.parsed, agent);
+        matcher::prepare(&self.parsed, groups);
+        Agent {
+            robots: self,
+            groups,
+            agent_match,
+        }
+    }
+
+    /// The `Crawl-delay` for `agent`: from the groups that apply to it
+    /// (its own, else `*`), the first valid value in file order.
+    pub fn crawl_delay(&self, agent: &str) -> Option<Duration> {
+        self.agent(agent).crawl_delay()
+    }
+
+    /// The `Request-rate` for `agent`, chosen like
+    /// [`crawl_delay`](Robots::crawl_delay).
+    pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
+        self.agent(agent).request_rate()
+    }
+
+    /// The `Sitemap` URLs, in file order, as written. Sitemap records belong
+    /// to no group (RFC 9309 section 2.2.4).
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("Sitemap: https://example.com/a.xml\nUser-agent: *\nSitemap: https://example.com/b.xml\n");
+    /// let sitemaps: Vec<&str> = robots.sitemaps().collect();
+    /// assert_eq!(sitemaps, ["https://example.com/a.xml", "https://example.com/b.xml"]);
+    /// ```
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone {
+        self.parsed.sitemaps.iter().map(|s| &**s)
+    }
+
+    /// The first `Host` value (a Yandex extension naming the preferred host).
+    pub fn host(&self) -> Option<&str> {
+        self.parsed.host.as_deref()
+    }
+
+    /// The groups, in file order.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'_>> {
+        let parsed = &*self.parsed;
+        (0..parsed.groups.len() as u32).map(move |index| GroupView { parsed, index })
+    }
+
+    /// Records with keys keepout does not interpret, in file order.
+    pub fn records(&self) -> &[Record] {
+        &self.parsed.records
+    }
+
+    /// Lint-style warnings, in line order: misspellings accepted, unknown
+    /// keys, rules outside groups, and so on.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.parsed.warnings
+    }
+
+    /// How this value was fetched, when it came from
+    /// [`Robots::fetch`](crate::Robots::fetch) or a
+    /// [`Fetcher`](crate::fetch::Fetcher).
     pub fn fetch_outcome(&self) -> Option<&FetchOutcome> {
         self.fetch.as_deref()
     }
+
     /// Attaches a fetch outcome (used by the fetcher).
     pub(crate) fn with_fetch_outcome(mut self, outcome: FetchOutcome) -> Robots {
-        self.fetch = Some(Box::new(outcome));
+        self.fetch = Some(Arc::new(outcome));
         self
+    }
+
+    /// Octets of input parsed (after any transcoding).
+    pub fn body_len(&self) -> usize {
+        self.parsed.body_len
+    }
+
+    /// Heap bytes this value keeps: patterns, agents, records, warnings and
+    /// bookkeeping, not counting prefix indexes built on first use of large
+    /// groups (about 10 bytes per rule of such a group).
+    pub fn heap_bytes(&self) -> usize {
+        self.parsed.heap_bytes()
+    }
+}
+
+impl fmt::Debug for Robots {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Robots")
+            .field("access", &self.access)
+            .field("groups", &self.parsed.groups.len())
+            .field("rules", &self.parsed.rules.len())
+            .field("sitemaps", &self.parsed.sitemaps)
+            .field("warnings", &self.parsed.warnings.len())
+            .field("fetch", &self.fetch)
+            .finish()
+    }
+}
+
+/// The rules of a [`Robots`] for one crawler, found once: see
+/// [`Robots::agent`].
+#[derive(Clone, Copy)]
+pub struct Agent<'a> {
+    robots: &'a Robots,
+    groups: &'a [u32],
+    agent_match: AgentMatch,
+}
+
+impl<'a> Agent<'a> {
+    /// May this crawler fetch `url`? See [`Robots::is_allowed`].
+    #[inline]
+    pub fn is_allowed(&self, url: &str) -> bool {
+        self.robots.allowed_in(self.groups, url)
+    }
+
+    /// Like [`is_allowed`](Agent::is_allowed), with the reason.
+    pub fn explain(&self, url: &str) -> Decision<'a> {
+        self.robots.explain_in(self.groups, self.agent_match, url)
+    }
+
+    /// The crawler's `Crawl-delay`; see [`Robots::crawl_delay`].
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.groups().find_map(|g| g.crawl_delay())
+    }
+
+    /// The crawler's `Request-rate`; see [`Robots::request_rate`].
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.groups().find_map(|g| g.request_rate())
+    }
+
+    /// The groups that apply to the crawler, in file order.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'a>> + 'a {
+        let parsed = &*self.robots.parsed;
+        self.groups
+            .iter()
+            .map(move |&index| GroupView { parsed, index })
+    }
+
+    /// How the groups were chosen: by the crawler's name, by `*`, or none.
+    pub fn agent_match(&self) -> AgentMatch {
+        self.agent_match
+    }
+}
+
+impl fmt::Debug for Agent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Agent")
+            .field("groups", &self.groups)
+            .field("agent_match", &self.agent_match)
+            .finish()
     }
 }

@@ -1,0 +1,128 @@
+//! Why a URL is allowed or disallowed: the deciding line and its group.
+
+use std::fmt;
+
+use crate::agent::AgentMatch;
+use crate::model::Parsed;
+use crate::view::{GroupView, RuleView};
+
+/// What decided a [`Decision`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cause {
+    /// A rule matched: the longest match, `Allow` winning ties
+    /// ([`Decision::rule`] says which).
+    Rule,
+    /// Groups apply to the crawler but none of their rules matches: allowed.
+    NoMatchingRule,
+    /// No group names the crawler and there is no `*` group: allowed.
+    NoGroup,
+    /// `/robots.txt` itself is always allowed (RFC 9309 section 2.2.2).
+    RobotsTxt,
+    /// robots.txt is unavailable (e.g. 404): everything is allowed
+    /// (RFC 9309 section 2.3.1.3).
+    Unavailable,
+    /// robots.txt is unreachable (e.g. 503, timeout): everything is
+    /// disallowed (RFC 9309 section 2.3.1.4).
+    Unreachable,
+}
+
+/// The answer to "may this agent fetch this URL?", with its reason.
+///
+/// ```
+/// use keepout::{Cause, Robots, RuleKind};
+/// let robots = Robots::parse("User-agent: *\nDisallow: /private\nAllow: /private/open\n");
+/// let d = robots.explain("ExampleBot/1.0", "https://example.com/private/x");
+/// assert!(!d.allowed());
+/// assert_eq!(d.cause(), Cause::Rule);
+/// let rule = d.rule().unwrap();
+/// assert_eq!((rule.line(), rule.kind(), rule.pattern()), (2, RuleKind::Disallow, "/private"));
+/// assert_eq!(rule.group().line(), 1);
+/// assert_eq!(d.to_string(), "disallowed by line 2 'Disallow: /private' (group at line 1 (User-agent: *))");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Decision<'a> {
+    pub(crate) parsed: &'a Parsed,
+    pub(crate) allowed: bool,
+    pub(crate) cause: Cause,
+    pub(crate) rule: Option<u32>,
+    pub(crate) groups: &'a [u32],
+    pub(crate) agent_match: AgentMatch,
+}
+
+impl<'a> Decision<'a> {
+    /// May the URL be fetched?
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// What decided.
+    pub fn cause(&self) -> Cause {
+        self.cause
+    }
+
+    /// The deciding rule, when [`cause`](Decision::cause) is [`Cause::Rule`].
+    pub fn rule(&self) -> Option<RuleView<'a>> {
+        self.rule.map(|index| RuleView {
+            parsed: self.parsed,
+            index,
+        })
+    }
+
+    /// The groups that applied to the crawler (merged, RFC 9309 section
+    /// 2.2.1), in file order.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'a>> + 'a {
+        let parsed = self.parsed;
+        self.groups
+            .iter()
+            .map(move |&index| GroupView { parsed, index })
+    }
+
+    /// How the groups were chosen: by the crawler's name, by `*`, or none.
+    pub fn agent_match(&self) -> AgentMatch {
+        self.agent_match
+    }
+}
+
+impl fmt::Display for Decision<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.allowed {
+            "allowed"
+        } else {
+            "disallowed"
+        })?;
+        match self.cause {
+            Cause::Rule => match self.rule() {
+                Some(rule) => {
+                    write!(f, " by line {} '{}' ({})", rule.line(), rule, rule.group())
+                }
+                None => Ok(()),
+            },
+            Cause::NoMatchingRule => {
+                f.write_str(": no rule matches in ")?;
+                for (i, g) in self.groups().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{g}")?;
+                }
+                Ok(())
+            }
+            Cause::NoGroup => f.write_str(": no group for this user-agent and no '*' group"),
+            Cause::RobotsTxt => f.write_str(": /robots.txt is always allowed"),
+            Cause::Unavailable => f.write_str(": robots.txt unavailable, everything allowed"),
+            Cause::Unreachable => f.write_str(": robots.txt unreachable, everything disallowed"),
+        }
+    }
+}
+
+impl fmt::Debug for Decision<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decision")
+            .field("allowed", &self.allowed)
+            .field("cause", &self.cause)
+            .field("rule", &self.rule())
+            .field("agent_match", &self.agent_match)
+            .finish()
+    }
+}

@@ -1,0 +1,51 @@
+//! A small, obviously correct matcher that the fast one is tested against.
+//!
+//! It knows nothing of indexes, pruning or substring search: a rule matches
+//! when a textbook dynamic program over (pattern position, path position)
+//! says so, and the decision is the maximum over all rules by (length,
+//! allow). Quadratic, and only for tests.
+
+/// One rule as the reference sees it: normalised pattern and kind.
+#[derive(Debug, Clone)]
+pub(crate) struct RefRule {
+    pub allow: bool,
+    pub pattern: Vec<u8>,
+}
+
+/// Does `pattern` (`*` any run of octets, final `$` end of path) match a
+/// prefix of `path` (or all of it, with `$`)?
+pub(crate) fn glob(pattern: &[u8], path: &[u8]) -> bool {
+    let (pattern, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    };
+    // can[i][j]: pattern[..i] matches path[..j] exactly.
+    let (n, m) = (pattern.len(), path.len());
+    let mut can = vec![vec![false; m + 1]; n + 1];
+    can[0][0] = true;
+    for i in 1..=n {
+        for j in 0..=m {
+            can[i][j] = if pattern[i - 1] == b'*' {
+                can[i - 1][j] || (j > 0 && can[i][j - 1])
+            } else {
+                j > 0 && can[i - 1][j - 1] && pattern[i - 1] == path[j - 1]
+            };
+        }
+    }
+    if anchored {
+        can[n][m]
+    } else {
+        (0..=m).any(|j| can[n][j])
+    }
+}
+
+/// Allowed? The longest matching pattern decides; allow wins ties; no match
+/// allows (RFC 9309 section 2.2.2).
+pub(crate) fn allowed(rules: &[RefRule], path: &[u8]) -> bool {
+    rules
+        .iter()
+        .filter(|r| !r.pattern.is_empty() && glob(&r.pattern, path))
+        .map(|r| (r.pattern.len(), r.allow))
+        .max()
+        .is_none_or(|(_, allow)| allow)
+}

@@ -1,0 +1,157 @@
+//! Records beyond allow/disallow: the extensions crawlers use (RFC 9309
+//! section 2.2.4, "other records") and the ones keepout keeps uninterpreted.
+
+use std::fmt;
+use std::time::Duration;
+
+/// A `Request-rate` value: at most `requests` fetches every `per`.
+///
+/// Written as `n/N` with an optional unit (`s`, `m`, `h`, `d`; seconds when
+/// absent), e.g. `Request-rate: 1/5s` or `Request-rate: 100/1h`. An optional
+/// time window after it (`0600-0845`, UTC) is kept in
+/// [`window`](RequestRate::window).
+///
+/// ```
+/// let robots = keepout::Robots::parse("User-agent: *\nRequest-rate: 3/1m\n");
+/// let rate = robots.request_rate("AnyBot").unwrap();
+/// assert_eq!((rate.requests, rate.per.as_secs()), (3, 60));
+/// assert_eq!(rate.delay().as_secs(), 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestRate {
+    /// Requests allowed per period (at least 1).
+    pub requests: u32,
+    /// The period (non-zero).
+    pub per: Duration,
+    /// The `HHMM-HHMM` window the rate applies in, if one was given.
+    pub window: Option<(u16, u16)>,
+}
+
+impl RequestRate {
+    /// The spacing between requests the rate implies: `per / requests`.
+    pub fn delay(&self) -> Duration {
+        self.per / self.requests
+    }
+
+    /// Parses `n/N[unit] [HHMM-HHMM]`.
+    pub(crate) fn parse(value: &str) -> Option<RequestRate> {
+        let mut parts = value.split_ascii_whitespace();
+        let rate = parts.next()?;
+        let window = match parts.next() {
+            None => None,
+            Some(w) => {
+                let (a, b) = w.split_once('-')?;
+                let hhmm = |s: &str| -> Option<u16> {
+                    let v: u16 = s.parse().ok()?;
+                    (s.len() == 4 && v / 100 < 24 && v % 100 < 60).then_some(v)
+                };
+                Some((hhmm(a)?, hhmm(b)?))
+            }
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        let (n, per) = rate.split_once('/')?;
+        let requests: u32 = n.parse().ok().filter(|&n| n > 0)?;
+        let (digits, unit) = match per.find(|c: char| !c.is_ascii_digit()) {
+            Some(i) => per.split_at(i),
+            None => (per, "s"),
+        };
+        let count: u64 = digits.parse().ok().filter(|&c| c > 0)?;
+        let unit_secs = match unit {
+            "s" | "S" => 1,
+            "m" | "M" => 60,
+            "h" | "H" => 3600,
+            "d" | "D" => 86_400,
+            _ => return None,
+        };
+        Some(RequestRate {
+            requests,
+            per: Duration::from_secs(count.checked_mul(unit_secs)?),
+            window,
+        })
+    }
+}
+
+impl fmt::Display for RequestRate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}s", self.requests, self.per.as_secs())?;
+        if let Some((a, b)) = self.window {
+            write!(f, " {a:04}-{b:04}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A record whose key keepout does not interpret (`Noindex`, `Clean-param`,
+/// `Content-Signal`, ...), kept for tooling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// Line number (1-based).
+    pub line: u32,
+    /// The key as written.
+    pub key: Box<str>,
+    /// The value as written (trimmed, comment removed; bytes that are not
+    /// UTF-8 are replaced by U+FFFD).
+    pub value: Box<str>,
+}
+
+impl Record {
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.key.len() + self.value.len() + std::mem::size_of::<Record>()
+    }
+}
+
+/// Parses a `Crawl-delay` value: decimal seconds, non-negative and finite.
+pub(crate) fn parse_crawl_delay(value: &str) -> Option<Duration> {
+    let v: f64 = value.parse().ok()?;
+    if !v.is_finite() || v < 0.0 {
+        return None;
+    }
+    Duration::try_from_secs_f64(v).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_rates() {
+        let r = RequestRate::parse("1/5").unwrap();
+        assert_eq!(
+            (r.requests, r.per, r.window),
+            (1, Duration::from_secs(5), None)
+        );
+        let r = RequestRate::parse("10/1m 0600-0845").unwrap();
+        assert_eq!(
+            (r.requests, r.per, r.window),
+            (10, Duration::from_secs(60), Some((600, 845)))
+        );
+        assert_eq!(
+            RequestRate::parse("2/1h").unwrap().delay(),
+            Duration::from_secs(1800)
+        );
+        for bad in [
+            "",
+            "5",
+            "0/5",
+            "1/0",
+            "1/5x",
+            "a/b",
+            "1/5 2500-2600",
+            "1/5 0600-0845 x",
+            "1/99999999999999999999d",
+        ] {
+            assert_eq!(RequestRate::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn crawl_delays() {
+        assert_eq!(parse_crawl_delay("10"), Some(Duration::from_secs(10)));
+        assert_eq!(parse_crawl_delay("0.5"), Some(Duration::from_millis(500)));
+        for bad in ["", "-1", "NaN", "inf", "1e400", "ten", "5s"] {
+            assert_eq!(parse_crawl_delay(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Read-only views of a parsed robots.txt's groups and rules, for
+//! explanations and tooling.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::model::{Parsed, REWRITTEN};
+use crate::record::RequestRate;
+
+/// Whether a rule allows or disallows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// `Allow:`
+    Allow,
+    /// `Disallow:`
+    Disallow,
+}
+
+impl fmt::Display for RuleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+        })
+    }
+}
+
+/// One allow or disallow rule of a parsed robots.txt.
+#[derive(Clone, Copy)]
+pub struct RuleView<'a> {
+    pub(crate) parsed: &'a Parsed,
+    pub(crate) index: u32,
+}
+
+impl<'a> RuleView<'a> {
+    fn rule(&self) -> &'a crate::model::Rule {
+        &self.parsed.rules[self.index as usize]
+    }
+
+    /// Line number (1-based).
+    pub fn line(&self) -> u32 {
+        self.rule().line
+    }
+
+    /// Allow or disallow.
+    pub fn kind(&self) -> RuleKind {
+        if self.rule().allow() {
+            RuleKind::Allow
+        } else {
+            RuleKind::Disallow
+        }
+    }
+
+    /// The pattern as written in the file (bytes that are not UTF-8 shown as
+    /// U+FFFD).
+    pub fn pattern(&self) -> &'a str {
+        if self.rule().flags & REWRITTEN != 0
+            && let Ok(i) = self
+                .parsed
+                .written
+                .binary_search_by_key(&self.index, |(r, _)| *r)
+        {
+            return &self.parsed.written[i].1;
+        }
+        self.normalized()
+    }
+
+    /// The pattern in the normal form it is matched in (RFC 9309 section
+    /// 2.2.2): ASCII, percent-encoded, hex upper-case.
+    pub fn normalized(&self) -> &'a str {
+        // The normal form is ASCII by construction (see `percent`).
+        std::str::from_utf8(self.rule().pattern(&self.parsed.arena)).unwrap_or("")
+    }
+
+    /// The pattern's priority: its length in octets, normalised.
+    pub fn priority(&self) -> usize {
+        self.rule().len as usize
+    }
+
+    /// The group the rule belongs to.
+    pub fn group(&self) -> GroupView<'a> {
+        let i = self
+            .parsed
+            .groups
+            .partition_point(|g| g.rules.1 <= self.index);
+        GroupView {
+            parsed: self.parsed,
+            index: i as u32,
+        }
+    }
+}
+
+impl fmt::Display for RuleView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind(), self.pattern())
+    }
+}
+
+impl fmt::Debug for RuleView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rule")
+            .field("line", &self.line())
+            .field("kind", &self.kind())
+            .field("pattern", &self.pattern())
+            .finish()
+    }
+}
+
+/// One group of a parsed robots.txt: its user-agent lines and rules.
+#[derive(Clone, Copy)]
+pub struct GroupView<'a> {
+    pub(crate) parsed: &'a Parsed,
+    pub(crate) index: u32,
+}
+
+impl<'a> GroupView<'a> {
+    fn group(&self) -> &'a crate::model::Group {
+        &self.parsed.groups[self.index as usize]
+    }
+
+    /// Position among the file's groups (0-based).
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    /// Line of the group's first user-agent line.
+    pub fn line(&self) -> u32 {
+        self.group().line
+    }
+
+    /// The user-agent values as written (`*`, `Googlebot`, `Foo/1.0`, ...).
+    pub fn agents(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let parsed = self.parsed;
+        let (a, b) = self.group().agents;
+        parsed.agents[a as usize..b as usize]
+            .iter()
+            .map(move |n| parsed.agent_value(n))
+    }
+
+    /// Does the group name `*`?
+    pub fn is_global(&self) -> bool {
+        let (a, b) = self.group().agents;
+        self.parsed.agents[a as usize..b as usize]
+            .iter()
+            .any(|n| n.star)
+    }
+
+    /// The group's allow and disallow rules, in file order.
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = RuleView<'a>> + 'a {
+        let parsed = self.parsed;
+        let (a, b) = self.group().rules;
+        (a..b).map(move |index| RuleView { parsed, index })
+    }
+
+    /// The group's `Crawl-delay`, if it has a valid one.
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.group().crawl_delay.map(|(d, _)| d)
+    }
+
+    /// The group's `Request-rate`, if it has a valid one.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.group().request_rate.map(|(r, _)| r)
+    }
+}
+
+impl fmt::Display for GroupView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "group at line {} (User-agent: ", self.line())?;
+        for (i, a) in self.agents().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(a)?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Debug for GroupView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Group")
+            .field("line", &self.line())
+            .field("agents", &self.agents().collect::<Vec<_>>())
+            .field("rules", &self.rules().len())
+            .finish()
+    }
+}
