@@ -251,7 +251,7 @@ impl FetcherBuilder {
     }
 
     /// The product token matched against `User-agent` lines (letters, `_`
-    /// and `-`, RFC 9309 section 2.2.1). Defaults to the User-Agent's
+    /// and `-`, RFC 9309 section 2.2.1; digits are accepted too). Defaults to the User-Agent's
     /// leading token: `ExampleBot` for `ExampleBot/1.2 (+https://...)`.
     pub fn product_token(mut self, token: impl Into<String>) -> Self {
         self.product_token = Some(token.into());
@@ -343,7 +343,7 @@ impl FetcherBuilder {
             Some(token) => {
                 return Err(invalid(
                     "product_token",
-                    format!("{token:?} must be letters, '_' and '-' only"),
+                    format!("{token:?} must be letters, digits, '_' and '-' only"),
                 ));
             }
             None => leading_token(ua_text).ok_or_else(|| {
@@ -400,12 +400,13 @@ impl FetcherBuilder {
     }
 }
 
-/// Whether `token` is a product token: `[a-zA-Z_-]+`.
+/// Whether `token` is a product token: `[a-zA-Z_-]+` (RFC 9309 section
+/// 2.2.1), plus digits, which the matcher accepts too (`MJ12bot`).
 fn is_product_token(token: &str) -> bool {
     !token.is_empty()
         && token
             .bytes()
-            .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// The product name a User-Agent starts with (`ExampleBot` in
