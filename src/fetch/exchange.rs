@@ -244,21 +244,18 @@ fn classify(error: &reqwest::Error, url: &Url) -> UnreachableReason {
 /// Whether a failure on an https request came from the TLS layer: rustls
 /// reports handshake and certificate failures as `InvalidData` I/O errors.
 fn looks_like_tls(error: &reqwest::Error) -> bool {
-    let mut source: Option<&(dyn StdError + 'static)> = Some(error);
-    while let Some(err) = source {
-        if let Some(io) = err.downcast_ref::<io::Error>()
-            && io.kind() == io::ErrorKind::InvalidData
-        {
-            return true;
+    let mut next: Option<&(dyn StdError + 'static)> = Some(error);
+    while let Some(err) = next {
+        next = err.source();
+        if let Some(io) = err.downcast_ref::<io::Error>() {
+            if io.kind() == io::ErrorKind::InvalidData {
+                return true;
+            }
+            // A wrapping I/O error's `source` skips the error it wraps.
+            if let Some(inner) = io.get_ref() {
+                next = Some(inner);
+            }
         }
-        let text = err.to_string().to_ascii_lowercase();
-        if ["tls", "certificate", "handshake"]
-            .iter()
-            .any(|w| text.contains(w))
-        {
-            return true;
-        }
-        source = err.source();
     }
     false
 }
