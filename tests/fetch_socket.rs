@@ -367,3 +367,42 @@ async fn dns_failure_is_unreachable() {
     }
     assert_disallow_all(&robots, base);
 }
+
+#[tokio::test]
+async fn redirect_from_http_to_https_is_followed() {
+    // The https hop is followed; its server speaks plain HTTP, so the TLS
+    // handshake fails there, which shows where the fetch got to.
+    let tls_addr = raw_server(|mut socket| async move {
+        let _ = socket.read(&mut [0u8; 1024]).await;
+        let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n").await;
+    })
+    .await;
+    let origin = raw_server(move |mut socket| async move {
+        read_head(&mut socket).await;
+        let response = format!(
+            "HTTP/1.1 301 Moved Permanently\r\nLocation: https://{tls_addr}/robots.txt\r\n\
+             Content-Length: 0\r\n\r\n"
+        );
+        let _ = socket.write_all(response.as_bytes()).await;
+    })
+    .await;
+    let base = format!("http://{origin}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.redirects(), 1);
+    assert_eq!(outcome.robots_url().as_str(), format!("{base}/robots.txt"));
+    assert_eq!(
+        outcome.final_url().as_str(),
+        format!("https://{tls_addr}/robots.txt")
+    );
+    assert!(
+        matches!(
+            outcome.result(),
+            FetchResult::Unreachable(UnreachableReason::Tls(_))
+        ),
+        "{outcome}"
+    );
+    assert_disallow_all(&robots, &base);
+}
