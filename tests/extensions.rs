@@ -1,0 +1,196 @@
+//! Extensions crawlers use (Crawl-delay, Request-rate, Sitemap, Host, other
+//! records), MK1996 matching, the per-agent handle and the explain API.
+
+use std::time::Duration;
+
+use keepout::{AgentMatch, Cause, ParseOptions, Robots, RuleKind};
+
+const SITE: &str = "\
+Sitemap: https://example.com/one.xml
+User-agent: *
+Crawl-delay: 2.5
+Request-rate: 1/10s
+Disallow: /private
+Noindex: /drafts
+
+User-agent: SlowBot
+User-agent: OtherBot
+Crawl-delay: 30
+Crawl-delay: 40
+Disallow: /
+
+User-agent: FastBot
+Allow: /
+Host: www.example.com
+Sitemap: https://example.com/two.xml
+Clean-param: ref /articles/
+";
+
+#[test]
+fn crawl_delay_comes_from_the_agents_own_group_else_star() {
+    let robots = Robots::parse(SITE);
+    assert_eq!(robots.crawl_delay("SlowBot"), Some(Duration::from_secs(30)));
+    assert_eq!(
+        robots.crawl_delay("otherbot/1.0"),
+        Some(Duration::from_secs(30))
+    );
+    assert_eq!(
+        robots.crawl_delay("Stranger"),
+        Some(Duration::from_millis(2500))
+    );
+    // FastBot has its own group without a delay: the `*` group does not apply.
+    assert_eq!(robots.crawl_delay("FastBot"), None);
+    // The second Crawl-delay of a group is reported, not used.
+    assert!(robots.warnings().iter().any(|w| w.line == 11));
+}
+
+#[test]
+fn request_rate() {
+    let robots = Robots::parse(SITE);
+    let rate = robots.request_rate("Stranger").unwrap();
+    assert_eq!(
+        (rate.requests, rate.per, rate.delay()),
+        (1, Duration::from_secs(10), Duration::from_secs(10))
+    );
+    assert_eq!(robots.request_rate("SlowBot"), None);
+}
+
+#[test]
+fn sitemaps_are_global_and_in_file_order() {
+    let robots = Robots::parse(SITE);
+    let sitemaps: Vec<String> = robots.sitemaps().map(|s| s.to_string()).collect();
+    assert_eq!(
+        sitemaps,
+        ["https://example.com/one.xml", "https://example.com/two.xml"]
+    );
+}
+
+#[test]
+fn host_and_unknown_records_are_kept() {
+    let robots = Robots::parse(SITE);
+    assert_eq!(robots.host(), Some("www.example.com"));
+    let records: Vec<(u32, &str, &str)> = robots
+        .records()
+        .iter()
+        .map(|r| (r.line, &*r.key, &*r.value))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            (6, "Noindex", "/drafts"),
+            (18, "Clean-param", "ref /articles/")
+        ]
+    );
+}
+
+#[test]
+fn mk1996_takes_operators_literally() {
+    let body = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /a*b\n";
+    let modern = Robots::parse(body);
+    assert!(!modern.is_allowed("bot", "/x.pdf"));
+    let old = ParseOptions::new().mk1996(true).parse(body);
+    assert!(old.is_allowed("bot", "/x.pdf"));
+    assert!(old.is_allowed("bot", "/aXb"));
+    assert!(!old.is_allowed("bot", "/*.pdf$"));
+    assert!(!old.is_allowed("bot", "/a*b/c"));
+}
+
+#[test]
+fn the_agent_handle_answers_like_robots() {
+    let robots = Robots::parse(SITE);
+    for agent in ["SlowBot", "FastBot", "Stranger", ""] {
+        let handle = robots.agent(agent);
+        for url in ["/", "/private/x", "/public", "/robots.txt"] {
+            assert_eq!(
+                handle.is_allowed(url),
+                robots.is_allowed(agent, url),
+                "{agent} {url}"
+            );
+            assert_eq!(handle.explain(url).allowed(), handle.is_allowed(url));
+        }
+        assert_eq!(handle.crawl_delay(), robots.crawl_delay(agent));
+    }
+    assert_eq!(robots.agent("SlowBot").agent_match(), AgentMatch::Named);
+    assert_eq!(robots.agent("Stranger").agent_match(), AgentMatch::Star);
+    assert_eq!(
+        Robots::parse("User-agent: a\nDisallow: /\n")
+            .agent("b")
+            .agent_match(),
+        AgentMatch::None
+    );
+}
+
+#[test]
+fn explain_names_the_deciding_line_pattern_and_group() {
+    let robots = Robots::parse(SITE);
+    let d = robots.explain("OtherBot", "https://example.com/page");
+    assert!(!d.allowed());
+    assert_eq!(d.cause(), Cause::Rule);
+    let rule = d.rule().unwrap();
+    assert_eq!(
+        (rule.line(), rule.kind(), rule.pattern()),
+        (12, RuleKind::Disallow, "/")
+    );
+    let group = rule.group();
+    assert_eq!(group.line(), 8);
+    assert_eq!(group.agents().collect::<Vec<_>>(), ["SlowBot", "OtherBot"]);
+    assert_eq!(
+        d.to_string(),
+        "disallowed by line 12 'Disallow: /' (group at line 8 (User-agent: SlowBot, OtherBot))"
+    );
+
+    let d = robots.explain("Stranger", "/public");
+    assert_eq!(
+        (d.allowed(), d.cause(), d.agent_match()),
+        (true, Cause::NoMatchingRule, AgentMatch::Star)
+    );
+    assert_eq!(d.groups().map(|g| g.line()).collect::<Vec<_>>(), [2]);
+}
+
+#[test]
+fn explain_shows_the_pattern_as_written_and_normalised() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /caf%c3%a9/ツ\n");
+    let d = robots.explain("bot", "/café/%E3%83%84/menu");
+    let rule = d.rule().unwrap();
+    assert_eq!(rule.pattern(), "/caf%c3%a9/ツ");
+    assert_eq!(rule.normalized(), "/caf%C3%A9/%E3%83%84");
+}
+
+#[test]
+fn groups_are_listed_for_tooling() {
+    let robots = Robots::parse(SITE);
+    let summary: Vec<(u32, Vec<&str>, usize, Option<Duration>)> = robots
+        .groups()
+        .map(|g| {
+            (
+                g.line(),
+                g.agents().collect(),
+                g.rules().len(),
+                g.crawl_delay(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (2, vec!["*"], 1, Some(Duration::from_millis(2500))),
+            (
+                8,
+                vec!["SlowBot", "OtherBot"],
+                1,
+                Some(Duration::from_secs(30))
+            ),
+            (14, vec!["FastBot"], 1, None),
+        ]
+    );
+}
+
+#[test]
+fn robots_is_send_sync_and_cheap_to_clone() {
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+    assert_send_sync::<Robots>();
+    let robots = Robots::parse(SITE);
+    let copy = robots.clone();
+    assert_eq!(copy.heap_bytes(), robots.heap_bytes());
+    assert!(robots.heap_bytes() > 0);
+}

@@ -1,0 +1,217 @@
+//! The leniency real files need: encodings, line ends, misspellings, odd
+//! syntax, junk. Each test writes the oddity into a small file and checks
+//! both that the rule is understood and what warning is recorded.
+
+use keepout::{Directive, Robots, WarningKind};
+
+fn blocks(body: impl AsRef<[u8]>, agent: &str, url: &str) -> bool {
+    !Robots::parse(body).is_allowed(agent, url)
+}
+
+#[test]
+fn utf8_byte_order_mark_is_skipped() {
+    assert!(blocks(
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n",
+        "bot",
+        "/x"
+    ));
+}
+
+#[test]
+fn utf16_with_byte_order_mark_is_transcoded() {
+    let text = "User-agent: *\r\nDisallow: /private\r\n";
+    let mut le = vec![0xFF, 0xFE];
+    le.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    assert!(blocks(&le, "bot", "/private"));
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    assert!(blocks(&be, "bot", "/private"));
+}
+
+#[test]
+fn every_line_ending_works() {
+    for eol in ["\n", "\r\n", "\r"] {
+        let body = [
+            "User-agent: a",
+            "Disallow: /a",
+            "",
+            "User-agent: b",
+            "Disallow: /b",
+        ]
+        .join(eol);
+        let robots = Robots::parse(&body);
+        assert!(
+            !robots.is_allowed("a", "/a") && robots.is_allowed("a", "/b"),
+            "{eol:?}"
+        );
+        assert!(
+            !robots.is_allowed("b", "/b") && robots.is_allowed("b", "/a"),
+            "{eol:?}"
+        );
+        // Line numbers count a CRLF once.
+        let d = robots.explain("b", "/b");
+        assert_eq!(d.rule().unwrap().line(), 5, "{eol:?}");
+    }
+}
+
+#[test]
+fn nul_bytes_end_the_line() {
+    let robots = Robots::parse(b"User-agent: *\nDisallow: /a\0junk\nDisallow: /b\n");
+    assert!(!robots.is_allowed("bot", "/a"));
+    assert!(!robots.is_allowed("bot", "/b"));
+    assert!(robots.is_allowed("bot", "/c"));
+    assert!(
+        robots
+            .warnings()
+            .iter()
+            .any(|w| w.line == 2 && w.kind == WarningKind::NulByte)
+    );
+}
+
+#[test]
+fn keys_in_any_case_and_whitespace_anywhere() {
+    let body = "  uSeR-AgEnT \t:\tBot  \n\tDISALLOW:/x   \n  allow :  /x/y  \n";
+    let robots = Robots::parse(body);
+    assert!(!robots.is_allowed("bot", "/x/z"));
+    assert!(robots.is_allowed("bot", "/x/y"));
+}
+
+#[test]
+fn comments_are_removed() {
+    let body = "# header\nUser-agent: * # everyone\nDisallow: /a # not /b\n#Disallow: /c\n";
+    let robots = Robots::parse(body);
+    assert!(!robots.is_allowed("bot", "/a"));
+    assert!(robots.is_allowed("bot", "/b") && robots.is_allowed("bot", "/c"));
+}
+
+#[test]
+fn common_misspellings_are_accepted_with_a_warning() {
+    for (ua, dis) in [
+        ("useragent", "disalow"),
+        ("user agent", "dissallow"),
+        ("User-Agent", "Dissalow"),
+    ] {
+        let body = format!("{ua}: *\n{dis}: /x\n");
+        let robots = Robots::parse(&body);
+        assert!(!robots.is_allowed("bot", "/x"), "{body}");
+        let understood: Vec<Directive> = robots
+            .warnings()
+            .iter()
+            .filter_map(|w| match &w.kind {
+                WarningKind::Misspelled { understood_as, .. } => Some(*understood_as),
+                _ => None,
+            })
+            .collect();
+        assert!(understood.contains(&Directive::Disallow), "{body}");
+    }
+}
+
+#[test]
+fn a_missing_colon_is_accepted() {
+    let robots = Robots::parse("User-agent *\nDisallow /x\n");
+    assert!(!robots.is_allowed("bot", "/x"));
+    assert!(
+        robots
+            .warnings()
+            .iter()
+            .any(|w| w.kind == WarningKind::MissingColon)
+    );
+    // More than two words without a colon is not a record.
+    let robots = Robots::parse("User-agent: *\nDisallow /x /y\n");
+    assert!(robots.is_allowed("bot", "/x"));
+    assert!(
+        robots
+            .warnings()
+            .iter()
+            .any(|w| w.line == 2 && w.kind == WarningKind::Unparsable)
+    );
+}
+
+#[test]
+fn very_long_lines_are_cut_like_googles_parser() {
+    let limit = keepout::limits::MAX_LINE_LEN;
+    let long_path = format!("/{}", "a".repeat(limit));
+    let body = format!("User-agent: *\nDisallow: {long_path}\nDisallow: /after\n");
+    let robots = Robots::parse(&body);
+    // The line was cut at the limit, so the rule is a shorter prefix ...
+    let kept = limit - "Disallow: ".len();
+    assert!(!robots.is_allowed("bot", &format!("/{}", "a".repeat(kept - 1))));
+    assert!(robots.is_allowed("bot", &format!("/{}", "a".repeat(kept - 2))));
+    // ... and the next line is still read.
+    assert!(!robots.is_allowed("bot", "/after"));
+    assert!(
+        robots
+            .warnings()
+            .iter()
+            .any(|w| w.line == 2 && w.kind == WarningKind::LineTooLong)
+    );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_percent_encoded_not_dropped() {
+    // Latin-1 "/café" and "/caf\xE9" URLs: the byte is kept as %E9.
+    let robots = Robots::parse(b"User-agent: *\nDisallow: /caf\xE9\n");
+    assert!(!robots.is_allowed("bot", "/caf%E9"));
+    assert!(!robots.is_allowed("bot", "/caf%e9/menu"));
+    assert!(robots.is_allowed("bot", "/caf"));
+    let rule = robots.groups().next().unwrap().rules().next().unwrap();
+    assert_eq!(rule.normalized(), "/caf%E9");
+    assert_eq!(rule.pattern(), "/caf\u{FFFD}");
+}
+
+#[test]
+fn an_html_page_served_as_robots_txt_allows_everything() {
+    let html = "<!DOCTYPE html>\n<html><head><title>Blocked</title></head>\n<body>\n<p>Access denied: contact us.</p>\n</body></html>\n";
+    let robots = Robots::parse(html);
+    assert!(robots.is_allowed("bot", "/anything"));
+    assert_eq!(robots.groups().len(), 0);
+}
+
+#[test]
+fn a_group_on_one_line_is_a_star_group_with_no_rules() {
+    // Google reads `* anything` as `*`; the rest of the line is its value.
+    let robots = Robots::parse("User-agent: * Disallow: /\n");
+    assert!(robots.is_allowed("bot", "/x"));
+    assert!(robots.groups().next().unwrap().is_global());
+}
+
+#[test]
+fn garbage_never_panics() {
+    let inputs: [&[u8]; 8] = [
+        b"",
+        b"\xFF\xFE",
+        b"\xFE\xFF\x00",
+        b":::\n:\n::x",
+        b"User-agent:\nDisallow:\nAllow:\n",
+        b"\r\r\r\n\n\n\0\0\0",
+        b"User-agent: *\nDisallow: %\nDisallow: %%%\nDisallow: %F\nDisallow: *$*$\n",
+        b"User-agent: *\nCrawl-delay: -1\nCrawl-delay: 1e999\nRequest-rate: 0/0\n",
+    ];
+    for input in inputs {
+        let robots = Robots::parse(input);
+        for url in ["", "/", "%", "*", "$", "/%zz", "http://", "://", "\u{0}"] {
+            let _ = robots.is_allowed("bot", url);
+            let _ = robots.explain("bot", url).to_string();
+        }
+        for w in robots.warnings() {
+            let _ = w.to_string();
+        }
+    }
+}
+
+#[test]
+fn warnings_name_the_line_and_problem() {
+    let body = "Disallow: /early\nUser-agent: *\nDisallow: relative\nCrawl-delay: soon\nFrobnicate: yes\nUser-agent: (none)\n";
+    let robots = Robots::parse(body);
+    let got: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        got,
+        [
+            "line 1: rule before any user-agent line; ignored",
+            "line 3: pattern starts with neither '/' nor '*'; it matches no path",
+            "line 4: invalid Crawl-delay value; ignored",
+            "line 5: unknown key \"Frobnicate\" (kept as a record)",
+            "line 6: user-agent value has no product token; no crawler matches it",
+        ]
+    );
+}

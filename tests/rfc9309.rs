@@ -1,0 +1,278 @@
+//! RFC 9309 semantics: groups, agent matching, longest match, special
+//! characters and percent-encoding. One test per rule of the spec, each with
+//! a file written for it.
+
+use keepout::{AgentMatch, Cause, Robots};
+
+fn allowed(robots: &str, agent: &str, url: &str) -> bool {
+    Robots::parse(robots).is_allowed(agent, url)
+}
+
+// Section 2.1: a group is one or more user-agent lines followed by rules.
+#[test]
+fn consecutive_user_agent_lines_share_one_group() {
+    let txt = "User-agent: alpha\nUser-agent: beta\nDisallow: /shared\n\nUser-agent: gamma\nDisallow: /g\n";
+    assert!(!allowed(txt, "alpha", "/shared/x"));
+    assert!(!allowed(txt, "beta", "/shared/x"));
+    assert!(allowed(txt, "beta", "/g"));
+    assert!(allowed(txt, "gamma", "/shared/x"));
+    assert!(!allowed(txt, "gamma", "/g"));
+}
+
+// Section 2.1: a user-agent line after a rule starts a new group, even when
+// the rule is empty.
+#[test]
+fn a_rule_line_closes_the_user_agent_run() {
+    let txt = "User-agent: alpha\nDisallow:\nUser-agent: beta\nDisallow: /\n";
+    assert!(allowed(txt, "alpha", "/x"));
+    assert!(!allowed(txt, "beta", "/x"));
+}
+
+// Section 2.2.1: several groups for one agent are merged.
+#[test]
+fn groups_naming_the_same_agent_are_merged() {
+    let txt = "User-agent: alpha\nDisallow: /a\n\nUser-agent: other\nDisallow: /\n\nUser-agent: ALPHA\nDisallow: /b\nAllow: /a/open\n";
+    assert!(!allowed(txt, "alpha", "/a/x"));
+    assert!(!allowed(txt, "alpha", "/b/x"));
+    assert!(allowed(txt, "alpha", "/a/open/1"));
+    assert!(allowed(txt, "alpha", "/c"));
+}
+
+// Section 2.2.1: without a group of its own, the crawler obeys the `*`
+// groups, merged; a named group replaces `*` entirely.
+#[test]
+fn star_groups_are_the_fallback_and_are_merged() {
+    let txt = "User-agent: *\nDisallow: /one\n\nUser-agent: named\nDisallow: /named-only\n\nUser-agent: *\nDisallow: /two\n";
+    assert!(!allowed(txt, "stranger", "/one"));
+    assert!(!allowed(txt, "stranger", "/two"));
+    assert!(allowed(txt, "stranger", "/named-only"));
+    assert!(allowed(txt, "named", "/one"));
+    assert!(!allowed(txt, "named", "/named-only"));
+}
+
+// Section 2.2.1: no matching group and no `*` group: no rules apply.
+#[test]
+fn no_group_allows_everything() {
+    let txt = "User-agent: alpha\nDisallow: /\n";
+    let robots = Robots::parse(txt);
+    assert!(robots.is_allowed("beta", "/anything"));
+    assert_eq!(robots.explain("beta", "/anything").cause(), Cause::NoGroup);
+    assert!(allowed("", "bot", "/"));
+}
+
+// A group that names the agent but has no rules still replaces `*`.
+#[test]
+fn an_empty_named_group_still_wins_over_star() {
+    let txt = "User-agent: *\nDisallow: /\n\nUser-agent: quiet\n";
+    assert!(allowed(txt, "quiet", "/x"));
+    let robots = Robots::parse(txt);
+    let d = robots.explain("quiet", "/x");
+    assert_eq!(
+        (d.cause(), d.agent_match()),
+        (Cause::NoMatchingRule, AgentMatch::Named)
+    );
+}
+
+// Section 2.1: rules before the first user-agent line belong to no group.
+#[test]
+fn rules_before_any_user_agent_are_ignored() {
+    let txt = "Disallow: /early\n\nUser-agent: *\nDisallow: /late\n";
+    assert!(allowed(txt, "bot", "/early"));
+    assert!(!allowed(txt, "bot", "/late"));
+}
+
+// Sitemap, crawl-delay and unknown records do not end a group.
+#[test]
+fn other_records_do_not_end_a_group() {
+    for middle in [
+        "Sitemap: https://example.com/s.xml",
+        "Crawl-delay: 3",
+        "Noindex: /x",
+    ] {
+        let txt = format!("User-agent: alpha\n{middle}\nUser-agent: beta\nDisallow: /private\n");
+        assert!(!allowed(&txt, "alpha", "/private"), "{middle}");
+        assert!(!allowed(&txt, "beta", "/private"), "{middle}");
+    }
+}
+
+// Section 2.2.1: product tokens match case-insensitively, exactly.
+#[test]
+fn agent_matching_is_case_insensitive_and_exact() {
+    let txt = "User-agent: ExampleBot\nDisallow: /\n";
+    assert!(!allowed(txt, "examplebot", "/x"));
+    assert!(!allowed(txt, "EXAMPLEBOT", "/x"));
+    assert!(allowed(txt, "Example", "/x"));
+    assert!(allowed(txt, "ExampleBotPlus", "/x"));
+    let txt = "User-agent: bot\nDisallow: /\n";
+    assert!(allowed(txt, "mybot", "/x"));
+    assert!(!allowed(txt, "bot", "/x"));
+}
+
+// A robots.txt value with more than a product token counts as its leading token.
+#[test]
+fn robots_txt_values_count_as_their_leading_token() {
+    let txt = "User-agent: Googlebot/2.1\nDisallow: /g\n\nUser-agent: Foo Bar\nDisallow: /f\n";
+    assert!(!allowed(txt, "googlebot", "/g"));
+    assert!(!allowed(txt, "foo", "/f"));
+    assert!(allowed(txt, "bar", "/f"));
+}
+
+// The caller may pass a whole User-Agent header.
+#[test]
+fn callers_may_pass_a_user_agent_header() {
+    let txt = "User-agent: ExampleBot\nDisallow: /private\n";
+    assert!(!allowed(
+        txt,
+        "ExampleBot/2.1 (+https://example.com/bot)",
+        "/private"
+    ));
+    assert!(!allowed(txt, "  ExampleBot", "/private"));
+    // A header with no product token gets the `*` group.
+    let txt = "User-agent: *\nDisallow: /\n";
+    assert!(!allowed(txt, "(compatible; odd)", "/x"));
+    assert!(!allowed(txt, "", "/x"));
+    assert!(!allowed(txt, "*", "/x"));
+}
+
+// Section 2.2.2: the most specific (longest) match wins.
+#[test]
+fn longest_match_wins_in_either_order() {
+    for txt in [
+        "User-agent: *\nDisallow: /folder/\nAllow: /folder/page\n",
+        "User-agent: *\nAllow: /folder/page\nDisallow: /folder/\n",
+    ] {
+        assert!(allowed(txt, "bot", "/folder/page.html"));
+        assert!(!allowed(txt, "bot", "/folder/other"));
+    }
+    // Length counts octets of the pattern, wildcards included.
+    let txt = "User-agent: *\nAllow: /page\nDisallow: /*.htm\n";
+    assert!(!allowed(txt, "bot", "/page.htm"));
+}
+
+// Section 2.2.2: when allow and disallow tie, allow wins.
+#[test]
+fn allow_wins_a_tie() {
+    let txt = "User-agent: *\nDisallow: /same\nAllow: /same\n";
+    assert!(allowed(txt, "bot", "/same/x"));
+    let txt = "User-agent: *\nDisallow: /*.gif\nAllow: /a.gif\n";
+    assert!(allowed(txt, "bot", "/a.gif"));
+}
+
+// Section 2.2.2: an empty pattern is no rule.
+#[test]
+fn empty_disallow_is_no_rule() {
+    let txt = "User-agent: *\nDisallow:\n";
+    assert!(allowed(txt, "bot", "/anything"));
+    let robots = Robots::parse(txt);
+    let d = robots.explain("bot", "/anything");
+    assert_eq!(d.cause(), Cause::NoMatchingRule);
+}
+
+// Section 2.2.2: paths are matched from their start, case-sensitively.
+#[test]
+fn patterns_match_path_prefixes_case_sensitively() {
+    let txt = "User-agent: *\nDisallow: /fish\n";
+    assert!(!allowed(txt, "bot", "/fish"));
+    assert!(!allowed(txt, "bot", "/fish.html"));
+    assert!(!allowed(txt, "bot", "/fishheads/x"));
+    assert!(allowed(txt, "bot", "/Fish"));
+    assert!(allowed(txt, "bot", "/catfish"));
+    assert!(allowed(txt, "bot", "/?id=fish"));
+}
+
+// Section 2.2.3: `*` matches any run of octets, `$` anchors at the end.
+#[test]
+fn wildcard_and_end_anchor() {
+    let txt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /tmp*/cache\nAllow: /$\nDisallow: /\n";
+    let robots = Robots::parse(txt);
+    assert!(robots.is_allowed("bot", "/"));
+    assert!(!robots.is_allowed("bot", "/index.html"));
+    let txt = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /tmp*/cache\n";
+    let robots = Robots::parse(txt);
+    assert!(!robots.is_allowed("bot", "/docs/a.pdf"));
+    assert!(robots.is_allowed("bot", "/docs/a.pdf?download=1"));
+    assert!(robots.is_allowed("bot", "/docs/a.pdfx"));
+    assert!(!robots.is_allowed("bot", "/tmp/cache"));
+    assert!(!robots.is_allowed("bot", "/tmp123/x/cache/y"));
+    assert!(robots.is_allowed("bot", "/tmp/cach"));
+    // A `$` that is not last is an ordinary character.
+    let robots = Robots::parse("User-agent: *\nDisallow: /a$b\n");
+    assert!(!robots.is_allowed("bot", "/a$b"));
+    assert!(robots.is_allowed("bot", "/a"));
+}
+
+// Section 2.2.2: /robots.txt is implicitly allowed.
+#[test]
+fn robots_txt_is_always_allowed() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /\n");
+    assert!(robots.is_allowed("bot", "https://example.com/robots.txt"));
+    assert_eq!(
+        robots.explain("bot", "/robots.txt").cause(),
+        Cause::RobotsTxt
+    );
+    assert!(!robots.is_allowed("bot", "/robots.txt.bak"));
+    assert!(Robots::disallow_all().is_allowed("bot", "/robots.txt"));
+}
+
+// Section 2.2.2: percent-encoding normal form, on both sides.
+#[test]
+fn percent_encoding_is_normalised_on_both_sides() {
+    for pattern in ["/foo/ツ", "/foo/%E3%83%84", "/foo/%e3%83%84"] {
+        let robots = Robots::parse(format!("User-agent: *\nDisallow: {pattern}\n"));
+        for url in [
+            "/foo/ツ",
+            "/foo/%E3%83%84",
+            "/foo/%e3%83%84",
+            "https://h/foo/ツ/x",
+        ] {
+            assert!(
+                !robots.is_allowed("bot", url),
+                "{pattern} should block {url}"
+            );
+        }
+        assert!(robots.is_allowed("bot", "/foo/"));
+    }
+    // Unreserved characters are decoded ...
+    let robots = Robots::parse("User-agent: *\nDisallow: /%7Euser/%62az\n");
+    assert!(!robots.is_allowed("bot", "/~user/baz"));
+    assert!(!robots.is_allowed("bot", "/%7euser/b%61z"));
+    // ... reserved ones are not: %2F stays distinct from /.
+    let robots = Robots::parse("User-agent: *\nDisallow: /a%2Fb\n");
+    assert!(!robots.is_allowed("bot", "/a%2fb"));
+    assert!(robots.is_allowed("bot", "/a/b"));
+    let robots = Robots::parse("User-agent: *\nDisallow: /a/b\n");
+    assert!(robots.is_allowed("bot", "/a%2Fb"));
+}
+
+// A literal `*` or `$` in a URL is data: it matches `%2A` / `%24` in a pattern.
+#[test]
+fn literal_operators_in_urls_match_their_escapes() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /a%2Ab\nDisallow: /price%24\n");
+    assert!(!robots.is_allowed("bot", "/a*b"));
+    assert!(!robots.is_allowed("bot", "/price$"));
+    assert!(robots.is_allowed("bot", "/aXb"));
+    assert!(robots.is_allowed("bot", "/price"));
+}
+
+// Scheme, authority and fragment are ignored; the query takes part.
+#[test]
+fn url_forms() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /search?q=\nDisallow: /x\n");
+    assert!(!robots.is_allowed("bot", "https://user:pw@example.com:8443/search?q=a#frag"));
+    assert!(robots.is_allowed("bot", "https://example.com/search"));
+    assert!(!robots.is_allowed("bot", "//example.com/x"));
+    assert!(!robots.is_allowed("bot", "/x#top"));
+    assert!(robots.is_allowed("bot", "https://example.com"));
+    assert!(robots.is_allowed("bot", "https://example.com/#/x"));
+}
+
+// Unavailable means allow all; unreachable means disallow all (section 2.3.1).
+#[test]
+fn access_policies() {
+    let d = Robots::allow_all();
+    assert!(d.is_allowed("bot", "/x"));
+    assert_eq!(d.explain("bot", "/x").cause(), Cause::Unavailable);
+    let d = Robots::disallow_all();
+    assert!(!d.is_allowed("bot", "/x"));
+    assert_eq!(d.explain("bot", "/x").cause(), Cause::Unreachable);
+}
