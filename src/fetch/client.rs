@@ -250,9 +250,10 @@ impl FetcherBuilder {
         self
     }
 
-    /// The product token matched against `User-agent` lines (letters, `_`
-    /// and `-`, RFC 9309 section 2.2.1; digits are accepted too). Defaults to the User-Agent's
-    /// leading token: `ExampleBot` for `ExampleBot/1.2 (+https://...)`.
+    /// The product token matched against `User-agent` lines: letters, `_`
+    /// and `-` (RFC 9309 section 2.2.1), digits accepted too. Defaults to
+    /// the User-Agent's leading token: `ExampleBot` for
+    /// `ExampleBot/1.2 (+https://...)`.
     pub fn product_token(mut self, token: impl Into<String>) -> Self {
         self.product_token = Some(token.into());
         self
@@ -440,8 +441,13 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(fetcher.product_token(), "Example-Bot");
+        let fetcher = Fetcher::builder()
+            .user_agent("MJ12bot/v1.4")
+            .build()
+            .unwrap();
+        assert_eq!(fetcher.product_token(), "MJ12bot");
         let err = Fetcher::builder()
-            .user_agent("123bot/1")
+            .user_agent("bot.v2/1")
             .build()
             .unwrap_err();
         assert!(matches!(
@@ -452,11 +458,11 @@ mod tests {
             }
         ));
         let fetcher = Fetcher::builder()
-            .user_agent("123bot/1")
-            .product_token("numbot")
+            .user_agent("bot.v2/1")
+            .product_token("botv")
             .build()
             .unwrap();
-        assert_eq!(fetcher.product_token(), "numbot");
+        assert_eq!(fetcher.product_token(), "botv");
     }
 
     #[test]
