@@ -31,4 +31,21 @@ pub enum Error {
         /// The input as given.
         input: String,
     },
+    /// A [`FetcherBuilder`](crate::fetch::FetcherBuilder) option has a value
+    /// the fetcher cannot use.
+    #[error("invalid fetcher option `{option}`: {reason}")]
+    InvalidConfig {
+        /// The builder method whose value was refused.
+        option: &'static str,
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// The HTTP client could not be created (e.g. the TLS backend failed to
+    /// initialise).
+    #[error("could not build the HTTP client: {0}")]
+    Client(String),
+    /// [`Fetcher::refresh`](crate::fetch::Fetcher::refresh) was given rules
+    /// that were parsed locally, not fetched, so there is no URL to re-fetch.
+    #[error("cannot refresh robots.txt rules that were not fetched")]
+    NotFetched,
 }

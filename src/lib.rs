@@ -74,7 +74,7 @@ mod view;
 pub use agent::AgentMatch;
 pub use error::Error;
 pub use explain::{Cause, Decision};
-pub use fetch::FetchOutcome;
+pub use fetch::{FetchOutcome, FetchResult, Fetcher, FetcherBuilder};
 pub use lint::{Warning, WarningKind};
 pub use parse::{Directive, ParseOptions};
 pub use record::{Record, RequestRate};

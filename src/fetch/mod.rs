@@ -1,5 +1,107 @@
-//! Fetching robots.txt over HTTP (RFC 9309 section 2.3). Owned by the fetcher work.
+//! Fetching robots.txt over HTTP, per RFC 9309 section 2.3.
+//!
+//! [`Robots::fetch`] fetches with a shared default [`Fetcher`]; crawlers that
+//! set their own User-Agent, timeouts or limits build one with
+//! [`Fetcher::builder`] and share it across tasks. The request goes to
+//! `scheme://authority/robots.txt` of the URL given (port kept; user info,
+//! path, query and fragment dropped) with `Accept: text/plain`, accepting
+//! gzip, deflate and brotli.
+//!
+//! Fetching only fails for input that can have no robots.txt (not a URL, not
+//! http/https, no host). Whatever the server or network does, the result is a
+//! [`Robots`] whose [`fetch_outcome`](Robots::fetch_outcome) says what
+//! happened, and whose rules follow this table:
+//!
+//! | response | result | rules |
+//! |---|---|---|
+//! | 2xx | [`Fetched`](FetchResult::Fetched) | the body, parsed (section 2.3.1.1) |
+//! | 301, 302, 303, 307, 308 | followed, up to 5 in a row, across hosts and between http and https (section 2.3.1.2) | those of the final response |
+//! | a 6th redirect, a loop, a missing or invalid `Location`, a non-http(s) target | [`Unavailable`](FetchResult::Unavailable) | allow all |
+//! | 304 on [`Fetcher::refresh`] | [`NotModified`](FetchResult::NotModified) | the previous rules |
+//! | other 3xx (300, 304 unasked, 305, ...), 4xx | [`Unavailable`](FetchResult::Unavailable) (section 2.3.1.3) | allow all |
+//! | 401, 403 | unavailable; with [`auth_errors_disallow`](FetcherBuilder::auth_errors_disallow): unreachable | allow all; option: disallow all |
+//! | 429 | [`Unreachable`](FetchResult::Unreachable), as Google treats it like a server error; with [`too_many_requests_as_unavailable`](FetcherBuilder::too_many_requests_as_unavailable): unavailable | disallow all; option: allow all |
+//! | 5xx | [`Unreachable`](FetchResult::Unreachable) (section 2.3.1.4) | disallow all |
+//! | timeout, connection, DNS or TLS failure, body cut short | [`Unreachable`](FetchResult::Unreachable) | disallow all |
+//!
+//! Redirected or not, the rules apply to the authority of the URL asked
+//! about: [`FetchOutcome::robots_url`] and [`FetchOutcome::final_url`] keep
+//! both ends.
+//!
+//! The body is read as a stream, counting bytes after content decoding, up
+//! to the [body limit](FetcherBuilder::body_limit) (500 KiB by default, the
+//! RFC 9309 section 2.5 minimum); the rest is never downloaded or inflated,
+//! and the last partial line is dropped, so an endless body or a gzip bomb
+//! costs at most the limit. A `charset` in `Content-Type` other than UTF-8
+//! (ISO-8859-1, Windows-1252, UTF-16, ...) or a UTF-16 BOM is transcoded to
+//! UTF-8 before parsing.
+//!
+//! Rules expire (section 2.4) per `Cache-Control: max-age` or `Expires`,
+//! capped at 24 hours, 24 hours by default; `no-store`, `no-cache` and
+//! `max-age=0` mean re-fetch next time. Unreachable results expire after
+//! `Retry-After`, or at most [`unreachable_ttl`](FetcherBuilder::unreachable_ttl)
+//! (1 hour). [`Fetcher::refresh`] re-fetches with the stored `ETag` and
+//! `Last-Modified`.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), keepout::Error> {
+//! use keepout::Robots;
+//!
+//! let robots = Robots::fetch("https://example.com/some/page").await?;
+//! for url in ["https://example.com/", "https://example.com/private/x"] {
+//!     println!("{url}: {}", robots.is_allowed("ExampleBot", url));
+//! }
+//! if let Some(outcome) = robots.fetch_outcome() {
+//!     println!("{outcome}");
+//! }
+//! # Ok(())
+//! # }
+//! ```
 
-/// What happened when robots.txt was fetched (placeholder; the fetcher fills it in).
-#[derive(Debug, Clone)]
-pub struct FetchOutcome {}
+mod body;
+mod charset;
+mod client;
+mod exchange;
+mod expiry;
+mod outcome;
+mod redirect;
+mod target;
+
+use std::future::Future;
+use std::sync::LazyLock;
+
+pub use client::{
+    DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT, DEFAULT_UNREACHABLE_TTL, DEFAULT_USER_AGENT, Fetcher,
+    FetcherBuilder, MIN_BODY_LIMIT,
+};
+pub use outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
+pub use target::{origin_key, robots_url};
+
+use crate::{Error, Robots};
+
+/// The fetcher behind [`Robots::fetch`], created on first use.
+static SHARED: LazyLock<Fetcher> = LazyLock::new(Fetcher::new);
+
+impl Robots {
+    /// Fetches the robots.txt governing `url` (any URL of the site: a `&str`,
+    /// `String` or [`url::Url`]) with a shared default [`Fetcher`].
+    ///
+    /// Fails only for input that can have no robots.txt; every server or
+    /// network outcome is an `Ok` carrying a [`FetchOutcome`] (see the
+    /// [module docs](crate::fetch) for the status table).
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), keepout::Error> {
+    /// let robots = keepout::Robots::fetch("https://example.com/page").await?;
+    /// if robots.is_allowed("ExampleBot", "https://example.com/page") {
+    ///     // crawl it
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn fetch(
+        url: impl AsRef<str>,
+    ) -> impl Future<Output = Result<Robots, Error>> + Send + Sync + 'static {
+        SHARED.fetch(url)
+    }
+}

@@ -1,0 +1,500 @@
+//! The configured fetcher and its builder.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::HeaderValue;
+use url::Url;
+
+use super::target;
+use crate::{Error, Robots};
+
+/// The `User-Agent` a fetcher sends unless told otherwise: the crate name and
+/// version, and where to read about it.
+pub const DEFAULT_USER_AGENT: &str = concat!(
+    "keepout/",
+    env!("CARGO_PKG_VERSION"),
+    " (+",
+    env!("CARGO_PKG_REPOSITORY"),
+    ")"
+);
+
+/// The smallest body limit a fetcher accepts: 500 KiB (512,000 bytes), the
+/// least RFC 9309 section 2.5 lets a crawler parse.
+pub const MIN_BODY_LIMIT: usize = 500 * 1024;
+
+/// The default total time for one fetch, redirects and body included.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The default number of consecutive redirects followed (RFC 9309 section 2.3.1.2).
+pub const DEFAULT_MAX_REDIRECTS: u8 = 5;
+
+/// The default longest time an unreachable result (disallow all) is kept
+/// before a re-fetch is due.
+pub const DEFAULT_UNREACHABLE_TTL: Duration = Duration::from_secs(60 * 60);
+
+/// Fetches robots.txt files: configure once with [`Fetcher::builder`], then
+/// share it; clones are cheap and share one connection pool.
+///
+/// ```no_run
+/// use std::time::Duration;
+///
+/// # async fn run() -> Result<(), keepout::Error> {
+/// let fetcher = keepout::fetch::Fetcher::builder()
+///     .user_agent("ExampleBot/1.2 (+https://example.com/bot)")
+///     .timeout(Duration::from_secs(5))
+///     .build()?;
+/// let robots = fetcher.fetch("https://example.com/some/page").await?;
+/// let allowed = robots.is_allowed(fetcher.product_token(), "https://example.com/some/page");
+/// # let _ = allowed;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Fetcher {
+    pub(crate) config: Arc<Config>,
+}
+
+/// A fetcher's settings, shared by its clones.
+#[derive(Debug)]
+pub(crate) struct Config {
+    pub(crate) client: reqwest::Client,
+    pub(crate) user_agent: HeaderValue,
+    pub(crate) product_token: String,
+    pub(crate) timeout: Duration,
+    pub(crate) max_redirects: u8,
+    pub(crate) body_limit: usize,
+    pub(crate) too_many_requests_as_unavailable: bool,
+    pub(crate) auth_errors_disallow: bool,
+    pub(crate) unreachable_ttl: Duration,
+}
+
+impl fmt::Debug for Fetcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &*self.config;
+        f.debug_struct("Fetcher")
+            .field("user_agent", &c.user_agent)
+            .field("product_token", &c.product_token)
+            .field("timeout", &c.timeout)
+            .field("max_redirects", &c.max_redirects)
+            .field("body_limit", &c.body_limit)
+            .field(
+                "too_many_requests_as_unavailable",
+                &c.too_many_requests_as_unavailable,
+            )
+            .field("auth_errors_disallow", &c.auth_errors_disallow)
+            .field("unreachable_ttl", &c.unreachable_ttl)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Fetcher {
+    fn default() -> Self {
+        Fetcher::new()
+    }
+}
+
+impl Fetcher {
+    /// A fetcher with the default settings (see [`FetcherBuilder`]).
+    ///
+    /// # Panics
+    ///
+    /// If the HTTP client cannot be created, as [`reqwest::Client::new`]
+    /// does; use [`Fetcher::builder`] to get an error instead.
+    pub fn new() -> Fetcher {
+        match FetcherBuilder::new().build() {
+            Ok(fetcher) => fetcher,
+            Err(error) => panic!("keepout: default fetcher: {error}"),
+        }
+    }
+
+    /// A builder to configure a fetcher.
+    pub fn builder() -> FetcherBuilder {
+        FetcherBuilder::new()
+    }
+
+    /// Fetches the robots.txt governing `url` (any URL of the site: a
+    /// `&str`, `String` or [`Url`]).
+    ///
+    /// Fails only for input that can have no robots.txt (see
+    /// [`robots_url`](Self::robots_url)); every server or network outcome is
+    /// an `Ok(Robots)` carrying a [`FetchOutcome`](crate::FetchOutcome). The
+    /// rules apply to `url`'s authority even when the file was served after
+    /// a redirect to another host. The future owns what it needs, so it can
+    /// be spawned.
+    pub fn fetch(
+        &self,
+        url: impl AsRef<str>,
+    ) -> impl Future<Output = Result<Robots, Error>> + Send + Sync + 'static {
+        let fetcher = self.clone();
+        let robots_url = self.robots_url(url);
+        async move { Ok(fetcher.fetch_from(robots_url?, None).await) }
+    }
+
+    /// Re-fetches the robots.txt that `previous` was fetched from, sending
+    /// its validators (`If-None-Match`, `If-Modified-Since`) when it has any.
+    ///
+    /// A `304 Not Modified` keeps `previous`'s rules with a new outcome
+    /// ([`FetchResult::NotModified`](crate::fetch::FetchResult::NotModified))
+    /// and a new expiry; any other response is handled as by
+    /// [`fetch`](Self::fetch). Fails only with [`Error::NotFetched`] when
+    /// `previous` was parsed locally rather than fetched.
+    pub fn refresh(
+        &self,
+        previous: &Robots,
+    ) -> impl Future<Output = Result<Robots, Error>> + Send + Sync + 'static {
+        let fetcher = self.clone();
+        let previous = previous.clone();
+        async move {
+            let robots_url = previous
+                .fetch_outcome()
+                .ok_or(Error::NotFetched)?
+                .robots_url
+                .clone();
+            Ok(fetcher.fetch_from(robots_url, Some(&previous)).await)
+        }
+    }
+
+    /// The robots.txt URL governing `url`: `scheme://authority/robots.txt`
+    /// (see [`robots_url`](crate::fetch::robots_url)).
+    pub fn robots_url(&self, url: impl AsRef<str>) -> Result<Url, Error> {
+        target::robots_url(url.as_ref())
+    }
+
+    /// The `User-Agent` header this fetcher sends.
+    pub fn user_agent(&self) -> &str {
+        // Built from a `&str`, so always visible ASCII.
+        self.config.user_agent.to_str().unwrap_or_default()
+    }
+
+    /// The product token to match robots.txt groups against, e.g. in
+    /// [`Robots::is_allowed`](crate::Robots::is_allowed).
+    pub fn product_token(&self) -> &str {
+        &self.config.product_token
+    }
+
+    /// The total time allowed for one fetch.
+    pub fn timeout(&self) -> Duration {
+        self.config.timeout
+    }
+
+    /// The number of consecutive redirects followed.
+    pub fn max_redirects(&self) -> u8 {
+        self.config.max_redirects
+    }
+
+    /// The most body bytes (after content decoding) read per fetch.
+    pub fn body_limit(&self) -> usize {
+        self.config.body_limit
+    }
+}
+
+/// Configures a [`Fetcher`]. Every option has a default:
+///
+/// | option | default |
+/// |---|---|
+/// | [`user_agent`](Self::user_agent) | [`DEFAULT_USER_AGENT`] (`keepout/VERSION (+repository)`) |
+/// | [`product_token`](Self::product_token) | the User-Agent's leading token (`keepout`) |
+/// | [`timeout`](Self::timeout) | 10 s for the whole fetch |
+/// | [`connect_timeout`](Self::connect_timeout) | none of its own (the total timeout bounds it) |
+/// | [`max_redirects`](Self::max_redirects) | 5 |
+/// | [`body_limit`](Self::body_limit) | 500 KiB, the minimum |
+/// | [`too_many_requests_as_unavailable`](Self::too_many_requests_as_unavailable) | `false`: 429 disallows all |
+/// | [`auth_errors_disallow`](Self::auth_errors_disallow) | `false`: 401/403 allow all |
+/// | [`unreachable_ttl`](Self::unreachable_ttl) | 1 hour |
+/// | [`client`](Self::client) | a client built from these options |
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct FetcherBuilder {
+    user_agent: Option<String>,
+    product_token: Option<String>,
+    timeout: Duration,
+    connect_timeout: Option<Duration>,
+    max_redirects: u8,
+    body_limit: usize,
+    client: Option<reqwest::Client>,
+    too_many_requests_as_unavailable: bool,
+    auth_errors_disallow: bool,
+    unreachable_ttl: Duration,
+}
+
+impl Default for FetcherBuilder {
+    fn default() -> Self {
+        FetcherBuilder::new()
+    }
+}
+
+impl FetcherBuilder {
+    /// A builder with the default settings.
+    pub fn new() -> FetcherBuilder {
+        FetcherBuilder {
+            user_agent: None,
+            product_token: None,
+            timeout: DEFAULT_TIMEOUT,
+            connect_timeout: None,
+            max_redirects: DEFAULT_MAX_REDIRECTS,
+            body_limit: MIN_BODY_LIMIT,
+            client: None,
+            too_many_requests_as_unavailable: false,
+            auth_errors_disallow: false,
+            unreachable_ttl: DEFAULT_UNREACHABLE_TTL,
+        }
+    }
+
+    /// The `User-Agent` header sent with every request (also with a client
+    /// given to [`client`](Self::client)). Must be visible ASCII.
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = Some(user_agent.into());
+        self
+    }
+
+    /// The product token matched against `User-agent` lines: letters, `_`
+    /// and `-` (RFC 9309 section 2.2.1), digits accepted too. Defaults to
+    /// the User-Agent's leading token: `ExampleBot` for
+    /// `ExampleBot/1.2 (+https://...)`.
+    pub fn product_token(mut self, token: impl Into<String>) -> Self {
+        self.product_token = Some(token.into());
+        self
+    }
+
+    /// The total time for one fetch: connecting, every redirect, headers and
+    /// body. A server that stalls or dribbles ends as unreachable when it
+    /// runs out. Applies to a client given to [`client`](Self::client) too.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The time allowed to open each connection (only for the client the
+    /// fetcher builds itself).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = Some(timeout);
+        self
+    }
+
+    /// How many consecutive redirects to follow; one more makes robots.txt
+    /// unavailable. RFC 9309 section 2.3.1.2 asks for at least five.
+    pub fn max_redirects(mut self, max: u8) -> Self {
+        self.max_redirects = max;
+        self
+    }
+
+    /// The most body bytes read, counted after content decoding (so a
+    /// compressed body is limited by its inflated size). Reading stops
+    /// there and the last partial line is dropped. [`build`](Self::build)
+    /// refuses a value below [`MIN_BODY_LIMIT`] (500 KiB).
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Uses this client for requests, e.g. to share a connection pool or set
+    /// a proxy. Its redirect policy should be
+    /// [`reqwest::redirect::Policy::none()`] so the fetcher can count hops
+    /// and catch loops; if the client follows redirects itself, the fetcher
+    /// still records the final URL but can no longer count them. Its own
+    /// timeouts, decompression and TLS settings apply; the fetcher's
+    /// `User-Agent` and total timeout are applied on top.
+    pub fn client(mut self, client: reqwest::Client) -> Self {
+        self.client = Some(client);
+        self
+    }
+
+    /// Treat `429 Too Many Requests` as unavailable (allow all) like other
+    /// 4xx, instead of unreachable (disallow all). The default follows
+    /// Google, which handles 429 as a server error.
+    pub fn too_many_requests_as_unavailable(mut self, yes: bool) -> Self {
+        self.too_many_requests_as_unavailable = yes;
+        self
+    }
+
+    /// Treat `401 Unauthorized` and `403 Forbidden` as disallow-all
+    /// (reported as unreachable), as Python's `urllib.robotparser` does,
+    /// instead of unavailable (allow all) as RFC 9309 section 2.3.1.3 says.
+    pub fn auth_errors_disallow(mut self, yes: bool) -> Self {
+        self.auth_errors_disallow = yes;
+        self
+    }
+
+    /// The longest an unreachable result (disallow all) stays fresh, so a
+    /// passing outage is retried soon; caching headers or `Retry-After` may
+    /// shorten it (or, for `Retry-After`, extend it up to 24 hours).
+    pub fn unreachable_ttl(mut self, ttl: Duration) -> Self {
+        self.unreachable_ttl = ttl;
+        self
+    }
+
+    /// Checks the options and creates the fetcher.
+    pub fn build(self) -> Result<Fetcher, Error> {
+        let invalid = |option, reason: String| Error::InvalidConfig { option, reason };
+        let ua_text = self.user_agent.as_deref().unwrap_or(DEFAULT_USER_AGENT);
+        let user_agent = HeaderValue::from_str(ua_text)
+            .ok()
+            .filter(|v| !v.is_empty() && v.to_str().is_ok())
+            .ok_or_else(|| {
+                invalid(
+                    "user_agent",
+                    format!("{ua_text:?} is not a valid header value"),
+                )
+            })?;
+        let product_token = match self.product_token {
+            Some(token) if is_product_token(&token) => token,
+            Some(token) => {
+                return Err(invalid(
+                    "product_token",
+                    format!("{token:?} must be letters, digits, '_' and '-' only"),
+                ));
+            }
+            None => leading_token(ua_text).ok_or_else(|| {
+                invalid(
+                    "product_token",
+                    format!("none can be derived from user agent {ua_text:?}; set it explicitly"),
+                )
+            })?,
+        };
+        if self.timeout.is_zero() {
+            return Err(invalid("timeout", "must be more than zero".into()));
+        }
+        if self.connect_timeout.is_some_and(|t| t.is_zero()) {
+            return Err(invalid("connect_timeout", "must be more than zero".into()));
+        }
+        if self.body_limit < MIN_BODY_LIMIT {
+            return Err(invalid(
+                "body_limit",
+                format!(
+                    "{} bytes is below the minimum of {MIN_BODY_LIMIT} bytes (500 KiB, RFC 9309 section 2.5)",
+                    self.body_limit
+                ),
+            ));
+        }
+        let client = match self.client {
+            Some(client) => client,
+            None => {
+                let mut builder = reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .referer(false)
+                    .gzip(true)
+                    .deflate(true)
+                    .brotli(true)
+                    .user_agent(user_agent.clone());
+                if let Some(timeout) = self.connect_timeout {
+                    builder = builder.connect_timeout(timeout);
+                }
+                builder.build().map_err(|e| Error::Client(e.to_string()))?
+            }
+        };
+        Ok(Fetcher {
+            config: Arc::new(Config {
+                client,
+                user_agent,
+                product_token,
+                timeout: self.timeout,
+                max_redirects: self.max_redirects,
+                body_limit: self.body_limit,
+                too_many_requests_as_unavailable: self.too_many_requests_as_unavailable,
+                auth_errors_disallow: self.auth_errors_disallow,
+                unreachable_ttl: self.unreachable_ttl,
+            }),
+        })
+    }
+}
+
+/// Whether `token` is a product token: `[a-zA-Z_-]+` (RFC 9309 section
+/// 2.2.1), plus digits, which the matcher accepts too (`MJ12bot`).
+fn is_product_token(token: &str) -> bool {
+    !token.is_empty()
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The product name a User-Agent starts with (`ExampleBot` in
+/// `ExampleBot/1.2 (...)`), if it is a valid product token.
+fn leading_token(user_agent: &str) -> Option<String> {
+    let token = user_agent
+        .trim_start()
+        .split(|c: char| c == '/' || c.is_whitespace())
+        .next()?;
+    is_product_token(token).then(|| token.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let fetcher = Fetcher::new();
+        assert!(fetcher.user_agent().starts_with("keepout/"));
+        assert_eq!(fetcher.product_token(), "keepout");
+        assert_eq!(fetcher.timeout(), Duration::from_secs(10));
+        assert_eq!(fetcher.max_redirects(), 5);
+        assert_eq!(fetcher.body_limit(), 512_000);
+    }
+
+    #[test]
+    fn product_token_from_user_agent() {
+        let fetcher = Fetcher::builder()
+            .user_agent("Example-Bot/2.0 (+https://example.com/bot)")
+            .build()
+            .unwrap();
+        assert_eq!(fetcher.product_token(), "Example-Bot");
+        let fetcher = Fetcher::builder()
+            .user_agent("MJ12bot/v1.4")
+            .build()
+            .unwrap();
+        assert_eq!(fetcher.product_token(), "MJ12bot");
+        let err = Fetcher::builder()
+            .user_agent("bot.v2/1")
+            .build()
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::InvalidConfig {
+                option: "product_token",
+                ..
+            }
+        ));
+        let fetcher = Fetcher::builder()
+            .user_agent("bot.v2/1")
+            .product_token("botv")
+            .build()
+            .unwrap();
+        assert_eq!(fetcher.product_token(), "botv");
+    }
+
+    #[test]
+    fn bad_options_are_refused_naming_the_option() {
+        let cases = [
+            (Fetcher::builder().body_limit(1000), "body_limit"),
+            (Fetcher::builder().user_agent("bot\n1"), "user_agent"),
+            (Fetcher::builder().product_token("bot/1"), "product_token"),
+            (Fetcher::builder().timeout(Duration::ZERO), "timeout"),
+            (
+                Fetcher::builder().connect_timeout(Duration::ZERO),
+                "connect_timeout",
+            ),
+        ];
+        for (builder, option) in cases {
+            let err = builder.build().unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidConfig { option: o, .. } if o == option),
+                "{err}"
+            );
+            assert!(err.to_string().contains(option), "{err}");
+        }
+        let fetcher = Fetcher::builder().body_limit(4 << 20).build().unwrap();
+        assert_eq!(fetcher.body_limit(), 4 << 20);
+    }
+
+    #[test]
+    fn fetcher_and_futures_are_send_sync() {
+        fn send_sync<T: Send + Sync + 'static>(_: &T) {}
+        let fetcher = Fetcher::new();
+        send_sync(&fetcher);
+        send_sync(&fetcher.fetch("http://127.0.0.1:9/"));
+        send_sync(&fetcher.refresh(&Robots::allow_all()));
+    }
+}

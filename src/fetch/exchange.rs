@@ -1,0 +1,310 @@
+//! One fetch of robots.txt: requests, redirects, status policy, body, and
+//! the resulting [`Robots`] with its [`FetchOutcome`].
+
+use std::error::Error as StdError;
+use std::io;
+use std::time::SystemTime;
+
+use http::header::{
+    ACCEPT, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, USER_AGENT,
+};
+use http::{HeaderMap, StatusCode};
+use url::Url;
+
+use super::body::{self, BodyError, CappedBody};
+use super::charset;
+use super::client::{Config, Fetcher};
+use super::expiry;
+use super::outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
+use super::redirect;
+use crate::Robots;
+
+/// What is known about the exchange so far; kept outside the timed future so
+/// a timeout still reports where it got to.
+struct Progress {
+    /// The URL being (or last) requested.
+    url: Url,
+    redirects: u8,
+    /// The status and headers of the response to `url`, once it arrived.
+    status: Option<StatusCode>,
+    headers: HeaderMap,
+}
+
+/// How the exchange ended.
+enum Ending {
+    Body(CappedBody),
+    NotModified,
+    Failed(FetchResult),
+}
+
+impl Fetcher {
+    /// Fetches `robots_url`, conditionally if `previous` has validators.
+    pub(crate) async fn fetch_from(&self, robots_url: Url, previous: Option<&Robots>) -> Robots {
+        let config = &*self.config;
+        let validators = previous
+            .and_then(Robots::fetch_outcome)
+            .filter(|o| o.etag.is_some() || o.last_modified.is_some());
+        let mut progress = Progress {
+            url: robots_url.clone(),
+            redirects: 0,
+            status: None,
+            headers: HeaderMap::new(),
+        };
+        // One deadline for everything, so a stalled or dribbling server ends
+        // on time whatever client is in use.
+        let exchange = exchange(config, &mut progress, validators);
+        let ending = tokio::time::timeout(config.timeout, exchange)
+            .await
+            .unwrap_or(Ending::Failed(FetchResult::Unreachable(
+                UnreachableReason::Timeout,
+            )));
+        let now = SystemTime::now();
+        let headers = &progress.headers;
+        let mut outcome = FetchOutcome {
+            robots_url,
+            final_url: progress.url.clone(),
+            redirects: progress.redirects,
+            status: progress.status,
+            result: FetchResult::Fetched,
+            fetched_at: now,
+            expires_at: expiry::expiry_from_headers(headers, now),
+            etag: None,
+            last_modified: None,
+            body_bytes: 0,
+            truncated_at_cap: false,
+        };
+        let robots = match ending {
+            // RFC 9309 section 2.3.1.1: parse what a 2xx returned.
+            Ending::Body(body) => {
+                outcome.body_bytes = body.bytes.len();
+                outcome.truncated_at_cap = body.truncated;
+                outcome.etag = header_text(headers, &ETAG);
+                outcome.last_modified = header_text(headers, &LAST_MODIFIED);
+                let mut text = charset::to_utf8(body.bytes, headers.get(CONTENT_TYPE));
+                if body.truncated {
+                    // Section 2.5: parse the complete lines within the limit.
+                    body::drop_partial_line(&mut text);
+                }
+                Robots::parse(text)
+            }
+            Ending::NotModified => {
+                // Only reached when `previous` had validators.
+                let (previous, old) = previous.zip(validators).expect("conditional request");
+                outcome.result = FetchResult::NotModified;
+                outcome.body_bytes = old.body_bytes;
+                outcome.truncated_at_cap = old.truncated_at_cap;
+                outcome.etag = header_text(headers, &ETAG).or_else(|| old.etag.clone());
+                outcome.last_modified =
+                    header_text(headers, &LAST_MODIFIED).or_else(|| old.last_modified.clone());
+                previous.clone()
+            }
+            Ending::Failed(result) => {
+                let robots = match result {
+                    FetchResult::Unreachable(_) => {
+                        outcome.expires_at =
+                            expiry::unreachable_expiry(headers, now, config.unreachable_ttl);
+                        Robots::disallow_all()
+                    }
+                    _ => Robots::allow_all(),
+                };
+                outcome.result = result;
+                robots
+            }
+        };
+        robots.with_fetch_outcome(outcome)
+    }
+}
+
+/// Requests `progress.url`, following redirects, until a final response.
+async fn exchange(
+    config: &Config,
+    progress: &mut Progress,
+    validators: Option<&FetchOutcome>,
+) -> Ending {
+    let mut visited = vec![progress.url.clone()];
+    loop {
+        let mut request = config
+            .client
+            .get(progress.url.clone())
+            .header(USER_AGENT, config.user_agent.clone())
+            .header(ACCEPT, "text/plain");
+        // Validators belong to the URL that served the stored rules.
+        let conditional = validators.filter(|v| v.final_url == progress.url);
+        if let Some(stored) = conditional {
+            if let Some(etag) = &stored.etag {
+                request = request.header(IF_NONE_MATCH, etag);
+            }
+            if let Some(date) = &stored.last_modified {
+                request = request.header(IF_MODIFIED_SINCE, date);
+            }
+        }
+        let response = match request.send().await {
+            Ok(response) => response,
+            Err(error) => {
+                return Ending::Failed(FetchResult::Unreachable(classify(&error, &progress.url)));
+            }
+        };
+        if response.url() != &progress.url {
+            // A user-supplied client followed redirects itself.
+            progress.url = response.url().clone();
+            progress.redirects = progress.redirects.saturating_add(1);
+        }
+        let status = response.status();
+        progress.status = Some(status);
+        progress.headers = response.headers().clone();
+
+        // Section 2.3.1.2: follow redirects, up to the limit.
+        if redirect::is_followed(status) {
+            if progress.redirects >= config.max_redirects {
+                return unavailable(UnavailableReason::TooManyRedirects);
+            }
+            let next = match redirect::target(&progress.url, response.headers()) {
+                Ok(next) => next,
+                Err(reason) => return unavailable(reason),
+            };
+            if visited.contains(&next) {
+                return unavailable(UnavailableReason::RedirectLoop);
+            }
+            drop(response);
+            visited.push(next.clone());
+            progress.url = next;
+            progress.redirects += 1;
+            progress.status = None;
+            progress.headers = HeaderMap::new();
+            continue;
+        }
+        if status == StatusCode::NOT_MODIFIED && conditional.is_some() {
+            return Ending::NotModified;
+        }
+        if status.is_success() {
+            let expected = response.content_length();
+            return match body::read_capped(response, config.body_limit).await {
+                Ok(body) => Ending::Body(body),
+                Err(error) => {
+                    Ending::Failed(FetchResult::Unreachable(body_failure(error, expected)))
+                }
+            };
+        }
+        return Ending::Failed(status_result(config, status));
+    }
+}
+
+fn unavailable(reason: UnavailableReason) -> Ending {
+    Ending::Failed(FetchResult::Unavailable(reason))
+}
+
+/// What a final non-2xx, non-redirect status means (RFC 9309 sections
+/// 2.3.1.3 and 2.3.1.4, with the fetcher's policy options).
+pub(crate) fn status_result(config: &Config, status: StatusCode) -> FetchResult {
+    let unreachable = FetchResult::Unreachable(UnreachableReason::Status(status));
+    let unavailable = FetchResult::Unavailable(UnavailableReason::Status(status));
+    match status.as_u16() {
+        429 if config.too_many_requests_as_unavailable => unavailable,
+        // Google handles 429 like a server error: back off, crawl nothing.
+        429 => unreachable,
+        401 | 403 if config.auth_errors_disallow => unreachable,
+        300..=499 => unavailable,
+        // 5xx, and anything outside the defined classes.
+        _ => unreachable,
+    }
+}
+
+/// Why a body could not be read.
+fn body_failure(failure: BodyError, expected: Option<u64>) -> UnreachableReason {
+    if failure.error.is_timeout() {
+        return UnreachableReason::Timeout;
+    }
+    match expected {
+        Some(expected) if failure.received < expected => UnreachableReason::TruncatedBody {
+            expected,
+            received: failure.received,
+        },
+        _ => UnreachableReason::Body(describe(&failure.error)),
+    }
+}
+
+/// Sorts a request failure into timeout, DNS, TLS, connection or other.
+fn classify(error: &reqwest::Error, url: &Url) -> UnreachableReason {
+    let text = describe(error);
+    if error.is_timeout() {
+        UnreachableReason::Timeout
+    } else if error.is_dns() {
+        UnreachableReason::Dns(text)
+    } else if url.scheme() == "https" && looks_like_tls(error) {
+        UnreachableReason::Tls(text)
+    } else if error.is_connect() {
+        UnreachableReason::Connect(text)
+    } else if error.is_body() || error.is_decode() {
+        UnreachableReason::Body(text)
+    } else {
+        UnreachableReason::Other(text)
+    }
+}
+
+/// Whether a failure on an https request came from the TLS layer: rustls
+/// reports handshake and certificate failures as `InvalidData` I/O errors.
+fn looks_like_tls(error: &reqwest::Error) -> bool {
+    let mut next: Option<&(dyn StdError + 'static)> = Some(error);
+    while let Some(err) = next {
+        next = err.source();
+        if let Some(io) = err.downcast_ref::<io::Error>() {
+            if io.kind() == io::ErrorKind::InvalidData {
+                return true;
+            }
+            // A wrapping I/O error's `source` skips the error it wraps.
+            if let Some(inner) = io.get_ref() {
+                next = Some(inner);
+            }
+        }
+    }
+    false
+}
+
+/// An error and its causes on one line, without repeating text.
+fn describe(error: &(dyn StdError + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(err) = source {
+        let part = err.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = err.source();
+    }
+    text
+}
+
+/// A header's value as text, if present and visible ASCII.
+fn header_text(headers: &HeaderMap, name: &http::HeaderName) -> Option<String> {
+    headers.get(name)?.to_str().ok().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(fetcher: &Fetcher, code: u16) -> FetchResult {
+        status_result(&fetcher.config, StatusCode::from_u16(code).unwrap())
+    }
+
+    #[test]
+    fn status_policy() {
+        let default = Fetcher::new();
+        for code in [300, 304, 305, 400, 401, 403, 404, 410, 451, 499] {
+            assert!(result(&default, code).is_unavailable(), "{code}");
+        }
+        for code in [429, 500, 502, 503, 599, 600, 999] {
+            assert!(result(&default, code).is_unreachable(), "{code}");
+        }
+        let other = Fetcher::builder()
+            .too_many_requests_as_unavailable(true)
+            .auth_errors_disallow(true)
+            .build()
+            .unwrap();
+        assert!(result(&other, 429).is_unavailable());
+        assert!(result(&other, 401).is_unreachable());
+        assert!(result(&other, 403).is_unreachable());
+        assert!(result(&other, 404).is_unavailable());
+    }
+}

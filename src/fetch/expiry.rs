@@ -1,0 +1,205 @@
+//! How long fetched rules stay fresh (RFC 9309 section 2.4): standard HTTP
+//! caching headers, capped at 24 hours, 24 hours when the server says nothing.
+
+use std::time::{Duration, SystemTime};
+
+use http::HeaderMap;
+use http::header::{AGE, CACHE_CONTROL, DATE, EXPIRES, RETRY_AFTER};
+
+/// The longest time rules may be used without a re-fetch (RFC 9309 section 2.4).
+pub(crate) const MAX_FRESHNESS: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// When a response received at `now` with `headers` should be fetched again.
+///
+/// `Cache-Control: no-store`, `no-cache` and `max-age=0` mean "re-fetch next
+/// time" (`now`). Otherwise `max-age` wins over `Expires` (measured from the
+/// response's `Date` when present, to cancel clock skew); `Age` is subtracted.
+/// The result is never later than `now + 24 h`; with no caching headers it is
+/// exactly that.
+pub(crate) fn expiry_from_headers(headers: &HeaderMap, now: SystemTime) -> SystemTime {
+    now + freshness(headers, now).min(MAX_FRESHNESS)
+}
+
+/// When an unreachable result (disallow all) received at `now` should be
+/// fetched again: at the server's `Retry-After` (seconds or HTTP-date, capped
+/// at 24 h) when given, otherwise per the caching headers but no later than
+/// `ttl` after `now`, so a passing outage is retried soon.
+pub(crate) fn unreachable_expiry(
+    headers: &HeaderMap,
+    now: SystemTime,
+    ttl: Duration,
+) -> SystemTime {
+    if let Some(value) = headers.get(RETRY_AFTER) {
+        let text = value.to_str().unwrap_or_default().trim();
+        let delay = match text.parse::<u64>() {
+            Ok(secs) => Some(Duration::from_secs(secs)),
+            Err(_) => http_date(value).map(|at| at.duration_since(now).unwrap_or(Duration::ZERO)),
+        };
+        if let Some(delay) = delay {
+            return now + delay.min(MAX_FRESHNESS);
+        }
+    }
+    expiry_from_headers(headers, now).min(now + ttl)
+}
+
+/// The freshness lifetime the headers grant, before the 24 h cap.
+fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
+    let mut max_age = None;
+    for value in headers.get_all(CACHE_CONTROL) {
+        // A header that is not visible ASCII says nothing we can use.
+        let Ok(value) = value.to_str() else { continue };
+        for directive in value.split(',') {
+            let (name, arg) = match directive.split_once('=') {
+                Some((name, arg)) => (name.trim(), Some(arg.trim().trim_matches('"'))),
+                None => (directive.trim(), None),
+            };
+            if name.eq_ignore_ascii_case("no-store") || name.eq_ignore_ascii_case("no-cache") {
+                return Duration::ZERO;
+            }
+            if name.eq_ignore_ascii_case("max-age") {
+                // An unparsable max-age makes the response stale (RFC 9111 section 4.2.1).
+                let secs = arg.and_then(|a| a.parse::<u64>().ok()).unwrap_or(0);
+                // With duplicates, the first one counts.
+                max_age.get_or_insert(Duration::from_secs(secs));
+            }
+        }
+    }
+    let lifetime = match max_age {
+        Some(max_age) => max_age,
+        None => match headers.get(EXPIRES) {
+            // An invalid Expires (like "0") means already expired (RFC 9111 section 5.3).
+            Some(expires) => match http_date(expires) {
+                Some(expires) => {
+                    let base = headers.get(DATE).and_then(http_date).unwrap_or(now);
+                    expires.duration_since(base).unwrap_or(Duration::ZERO)
+                }
+                None => Duration::ZERO,
+            },
+            None => return MAX_FRESHNESS,
+        },
+    };
+    let age = headers
+        .get(AGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(Duration::ZERO, Duration::from_secs);
+    lifetime.saturating_sub(age)
+}
+
+fn http_date(value: &http::HeaderValue) -> Option<SystemTime> {
+    httpdate::parse_http_date(value.to_str().ok()?.trim()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    fn ttl(pairs: &[(&'static str, &str)]) -> Duration {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        expiry_from_headers(&headers(pairs), now)
+            .duration_since(now)
+            .unwrap()
+    }
+
+    const DAY: Duration = MAX_FRESHNESS;
+
+    #[test]
+    fn default_is_24_hours() {
+        assert_eq!(ttl(&[]), DAY);
+        assert_eq!(ttl(&[("cache-control", "public")]), DAY);
+    }
+
+    #[test]
+    fn max_age_is_used_and_capped() {
+        assert_eq!(
+            ttl(&[("cache-control", "max-age=3600")]),
+            Duration::from_secs(3600)
+        );
+        assert_eq!(
+            ttl(&[("cache-control", "public, MAX-AGE=\"60\"")]),
+            Duration::from_secs(60)
+        );
+        assert_eq!(ttl(&[("cache-control", "max-age=999999999")]), DAY);
+        assert_eq!(ttl(&[("cache-control", "max-age=0")]), Duration::ZERO);
+        assert_eq!(ttl(&[("cache-control", "max-age=soon")]), Duration::ZERO);
+        assert_eq!(
+            ttl(&[("cache-control", "max-age=600"), ("age", "100")]),
+            Duration::from_secs(500)
+        );
+    }
+
+    #[test]
+    fn no_store_and_no_cache_mean_refetch() {
+        assert_eq!(ttl(&[("cache-control", "no-store")]), Duration::ZERO);
+        assert_eq!(
+            ttl(&[("cache-control", "max-age=600, no-cache")]),
+            Duration::ZERO
+        );
+        assert_eq!(
+            ttl(&[
+                ("cache-control", "max-age=600"),
+                ("cache-control", "No-Store")
+            ]),
+            Duration::ZERO
+        );
+    }
+
+    #[test]
+    fn unreachable_results_expire_sooner() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let hour = Duration::from_secs(3600);
+        let after = |pairs: &[(&'static str, &str)]| {
+            unreachable_expiry(&headers(pairs), now, hour)
+                .duration_since(now)
+                .unwrap()
+        };
+        assert_eq!(after(&[]), hour);
+        assert_eq!(
+            after(&[("cache-control", "max-age=60")]),
+            Duration::from_secs(60)
+        );
+        assert_eq!(after(&[("retry-after", "7200")]), 2 * hour);
+        assert_eq!(after(&[("retry-after", "9999999")]), DAY);
+        assert_eq!(
+            after(&[("retry-after", "Tue, 14 Nov 2023 22:23:20 GMT")]),
+            Duration::from_secs(600)
+        );
+        assert_eq!(after(&[("retry-after", "whenever")]), hour);
+    }
+
+    #[test]
+    fn expires_relative_to_date() {
+        let date = "Tue, 14 Nov 2023 22:13:20 GMT";
+        assert_eq!(
+            ttl(&[("date", date), ("expires", "Tue, 14 Nov 2023 23:13:20 GMT")]),
+            Duration::from_secs(3600)
+        );
+        assert_eq!(
+            ttl(&[("date", date), ("expires", "Tue, 14 Nov 2023 21:00:00 GMT")]),
+            Duration::ZERO
+        );
+        assert_eq!(
+            ttl(&[("date", date), ("expires", "Thu, 14 Nov 2024 22:13:20 GMT")]),
+            DAY
+        );
+        assert_eq!(ttl(&[("expires", "0")]), Duration::ZERO);
+        // max-age wins over Expires.
+        assert_eq!(
+            ttl(&[
+                ("date", date),
+                ("expires", "Tue, 14 Nov 2023 23:13:20 GMT"),
+                ("cache-control", "max-age=60"),
+            ]),
+            Duration::from_secs(60)
+        );
+    }
+}

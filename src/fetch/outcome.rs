@@ -1,0 +1,254 @@
+//! What a fetch of robots.txt ended with, as carried by the returned
+//! [`Robots`](crate::Robots) value.
+
+use std::fmt;
+use std::time::SystemTime;
+
+use http::StatusCode;
+use url::Url;
+
+/// What happened when robots.txt was fetched, attached to the returned
+/// [`Robots`](crate::Robots) (see [`Robots::fetch_outcome`](crate::Robots::fetch_outcome)).
+///
+/// The rules always apply to the authority of [`robots_url`](Self::robots_url),
+/// even when the file was served from another host after redirects
+/// ([`final_url`](Self::final_url)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchOutcome {
+    pub(crate) robots_url: Url,
+    pub(crate) final_url: Url,
+    pub(crate) redirects: u8,
+    pub(crate) status: Option<StatusCode>,
+    pub(crate) result: FetchResult,
+    pub(crate) fetched_at: SystemTime,
+    pub(crate) expires_at: SystemTime,
+    pub(crate) etag: Option<String>,
+    pub(crate) last_modified: Option<String>,
+    pub(crate) body_bytes: usize,
+    pub(crate) truncated_at_cap: bool,
+}
+
+impl FetchOutcome {
+    /// The URL requested first: `scheme://authority/robots.txt` of the site.
+    /// The rules apply to this authority.
+    pub fn robots_url(&self) -> &Url {
+        &self.robots_url
+    }
+
+    /// The last URL requested (differs from [`robots_url`](Self::robots_url)
+    /// after redirects).
+    pub fn final_url(&self) -> &Url {
+        &self.final_url
+    }
+
+    /// How many redirects were followed.
+    pub fn redirects(&self) -> u8 {
+        self.redirects
+    }
+
+    /// The status of the last response, if one arrived.
+    pub fn status(&self) -> Option<StatusCode> {
+        self.status
+    }
+
+    /// How the fetch ended, and so which rules apply.
+    pub fn result(&self) -> &FetchResult {
+        &self.result
+    }
+
+    /// When the fetch finished.
+    pub fn fetched_at(&self) -> SystemTime {
+        self.fetched_at
+    }
+
+    /// When these rules should be fetched again (RFC 9309 section 2.4: at
+    /// most 24 hours after [`fetched_at`](Self::fetched_at)).
+    pub fn expires_at(&self) -> SystemTime {
+        self.expires_at
+    }
+
+    /// Whether the rules are due for a re-fetch now.
+    pub fn is_expired(&self) -> bool {
+        self.is_expired_at(SystemTime::now())
+    }
+
+    /// Whether the rules are due for a re-fetch at `now` (for an injected clock).
+    pub fn is_expired_at(&self, now: SystemTime) -> bool {
+        now >= self.expires_at
+    }
+
+    /// The `ETag` validator of the rules, for a conditional re-fetch.
+    pub fn etag(&self) -> Option<&str> {
+        self.etag.as_deref()
+    }
+
+    /// The `Last-Modified` validator of the rules, for a conditional re-fetch.
+    pub fn last_modified(&self) -> Option<&str> {
+        self.last_modified.as_deref()
+    }
+
+    /// How many body bytes (after content decoding) the rules were parsed from.
+    pub fn body_bytes(&self) -> usize {
+        self.body_bytes
+    }
+
+    /// Whether the body was longer than the fetcher's body limit, so only
+    /// the complete lines within the limit were parsed (RFC 9309 section 2.5).
+    pub fn truncated_at_cap(&self) -> bool {
+        self.truncated_at_cap
+    }
+}
+
+impl fmt::Display for FetchOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.robots_url, self.result)?;
+        if let (Some(status), false) = (self.status, self.result.shows_status()) {
+            write!(f, " (HTTP {})", status.as_u16())?;
+        }
+        if self.redirects > 0 {
+            let hops = if self.redirects == 1 {
+                "redirect"
+            } else {
+                "redirects"
+            };
+            write!(f, " after {} {hops} to {}", self.redirects, self.final_url)?;
+        }
+        if self.truncated_at_cap {
+            write!(f, ", truncated at {} bytes", self.body_bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a fetch ended, which decides the rules (RFC 9309 section 2.3.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FetchResult {
+    /// A 2xx response: the body was parsed (section 2.3.1.1).
+    Fetched,
+    /// A 304 on a conditional re-fetch: the earlier rules still apply.
+    NotModified,
+    /// robots.txt is unavailable: everything is allowed (section 2.3.1.3).
+    Unavailable(UnavailableReason),
+    /// robots.txt is unreachable: everything is disallowed (section 2.3.1.4).
+    Unreachable(UnreachableReason),
+}
+
+impl FetchResult {
+    /// Whether the rules come from the server's file (fetched or confirmed
+    /// unchanged).
+    pub fn is_fetched(&self) -> bool {
+        matches!(self, FetchResult::Fetched | FetchResult::NotModified)
+    }
+
+    /// Whether robots.txt was unavailable (allow all).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, FetchResult::Unavailable(_))
+    }
+
+    /// Whether robots.txt was unreachable (disallow all).
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, FetchResult::Unreachable(_))
+    }
+
+    /// Whether the Display of this result already names the status.
+    fn shows_status(&self) -> bool {
+        matches!(
+            self,
+            FetchResult::Unavailable(UnavailableReason::Status(_))
+                | FetchResult::Unreachable(UnreachableReason::Status(_))
+        )
+    }
+}
+
+impl fmt::Display for FetchResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FetchResult::Fetched => f.write_str("fetched"),
+            FetchResult::NotModified => f.write_str("not modified"),
+            FetchResult::Unavailable(why) => write!(f, "unavailable, allow all: {why}"),
+            FetchResult::Unreachable(why) => write!(f, "unreachable, disallow all: {why}"),
+        }
+    }
+}
+
+/// Why robots.txt counts as unavailable (allow all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnavailableReason {
+    /// A 4xx status, or a 3xx that is not a followed redirect.
+    Status(StatusCode),
+    /// More consecutive redirects than the fetcher's limit (RFC 9309
+    /// section 2.3.1.2: at least five are followed).
+    TooManyRedirects,
+    /// A redirect back to a URL already requested.
+    RedirectLoop,
+    /// A redirect without a `Location` header.
+    MissingLocation,
+    /// A `Location` header that is not a URL (the header as received).
+    InvalidLocation(String),
+    /// A redirect to a scheme other than http or https (the scheme).
+    UnsupportedRedirectScheme(String),
+}
+
+impl fmt::Display for UnavailableReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnavailableReason::Status(status) => write!(f, "HTTP {status}"),
+            UnavailableReason::TooManyRedirects => f.write_str("too many redirects"),
+            UnavailableReason::RedirectLoop => f.write_str("redirect loop"),
+            UnavailableReason::MissingLocation => f.write_str("redirect without Location"),
+            UnavailableReason::InvalidLocation(location) => {
+                write!(f, "redirect to an invalid Location {location:?}")
+            }
+            UnavailableReason::UnsupportedRedirectScheme(scheme) => {
+                write!(f, "redirect to unsupported scheme {scheme:?}")
+            }
+        }
+    }
+}
+
+/// Why robots.txt counts as unreachable (disallow all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnreachableReason {
+    /// A 5xx status; also 429 Too Many Requests, and 401/403 when the
+    /// fetcher is configured to treat them as disallow-all.
+    Status(StatusCode),
+    /// The fetch did not finish within the fetcher's timeout.
+    Timeout,
+    /// The connection could not be made (refused, reset, ...).
+    Connect(String),
+    /// The host name did not resolve.
+    Dns(String),
+    /// The TLS handshake failed.
+    Tls(String),
+    /// The connection ended before `Content-Length` bytes arrived.
+    TruncatedBody {
+        /// Bytes announced by `Content-Length`.
+        expected: u64,
+        /// Bytes received before the connection ended.
+        received: u64,
+    },
+    /// The body could not be read to its end (reset mid-body, bad encoding, ...).
+    Body(String),
+    /// Any other transport failure.
+    Other(String),
+}
+
+impl fmt::Display for UnreachableReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnreachableReason::Status(status) => write!(f, "HTTP {status}"),
+            UnreachableReason::Timeout => f.write_str("timed out"),
+            UnreachableReason::Connect(why) => write!(f, "connection failed: {why}"),
+            UnreachableReason::Dns(why) => write!(f, "DNS lookup failed: {why}"),
+            UnreachableReason::Tls(why) => write!(f, "TLS failed: {why}"),
+            UnreachableReason::TruncatedBody { expected, received } => {
+                write!(f, "body cut short: {received} of {expected} bytes")
+            }
+            UnreachableReason::Body(why) => write!(f, "body read failed: {why}"),
+            UnreachableReason::Other(why) => write!(f, "request failed: {why}"),
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Following redirects by hand (RFC 9309 section 2.3.1.2), so hops are
+//! counted, loops and non-http(s) targets are caught, and the final URL is
+//! known.
+
+use http::header::LOCATION;
+use http::{HeaderMap, StatusCode};
+use url::Url;
+
+use super::outcome::UnavailableReason;
+
+/// Whether `status` is a redirect the fetcher follows.
+pub(crate) fn is_followed(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
+}
+
+/// The URL a redirect from `current` with `headers` points to.
+pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, UnavailableReason> {
+    let raw = headers
+        .get(LOCATION)
+        .ok_or(UnavailableReason::MissingLocation)?
+        .as_bytes();
+    // Some servers send raw UTF-8 in Location; `Url::join` percent-encodes it.
+    let location = std::str::from_utf8(raw)
+        .map_err(|_| UnavailableReason::InvalidLocation(String::from_utf8_lossy(raw).into()))?
+        .trim();
+    if location.is_empty() {
+        return Err(UnavailableReason::MissingLocation);
+    }
+    let mut next = current
+        .join(location)
+        .map_err(|_| UnavailableReason::InvalidLocation(location.to_owned()))?;
+    if !matches!(next.scheme(), "http" | "https") {
+        return Err(UnavailableReason::UnsupportedRedirectScheme(
+            next.scheme().to_owned(),
+        ));
+    }
+    next.set_fragment(None);
+    Ok(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    fn location(value: &[u8]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(LOCATION, HeaderValue::from_bytes(value).unwrap());
+        headers
+    }
+
+    fn from(value: &[u8]) -> Result<String, UnavailableReason> {
+        let current = Url::parse("http://a.example:8080/robots.txt").unwrap();
+        target(&current, &location(value)).map(String::from)
+    }
+
+    #[test]
+    fn resolves_relative_and_absolute() {
+        assert_eq!(from(b"/new.txt").unwrap(), "http://a.example:8080/new.txt");
+        assert_eq!(
+            from(b"other.txt?x=1#f").unwrap(),
+            "http://a.example:8080/other.txt?x=1"
+        );
+        assert_eq!(from(b"//b.example/r").unwrap(), "http://b.example/r");
+        assert_eq!(
+            from(b"https://b.example/robots.txt").unwrap(),
+            "https://b.example/robots.txt"
+        );
+        assert_eq!(
+            from("/caf\u{e9}".as_bytes()).unwrap(),
+            "http://a.example:8080/caf%C3%A9"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_targets() {
+        assert_eq!(
+            from(b"ftp://a.example/robots.txt"),
+            Err(UnavailableReason::UnsupportedRedirectScheme("ftp".into()))
+        );
+        assert_eq!(from(b"   "), Err(UnavailableReason::MissingLocation));
+        assert!(matches!(
+            from(b"http://[::1"),
+            Err(UnavailableReason::InvalidLocation(_))
+        ));
+        assert!(matches!(
+            from(b"\xff\xfe"),
+            Err(UnavailableReason::InvalidLocation(_))
+        ));
+        let current = Url::parse("http://a.example/robots.txt").unwrap();
+        assert_eq!(
+            target(&current, &HeaderMap::new()),
+            Err(UnavailableReason::MissingLocation)
+        );
+    }
+}

@@ -1,0 +1,698 @@
+//! The fetcher against local HTTP servers (wiremock): statuses, redirects,
+//! encodings, caps, expiry and conditional refresh (RFC 9309 section 2.3).
+
+use std::io::Write;
+use std::time::{Duration, SystemTime};
+
+use http::StatusCode;
+use keepout::fetch::{FetchResult, Fetcher, UnavailableReason, UnreachableReason};
+use keepout::{Access, Error, Robots};
+use wiremock::matchers::{header, header_exists, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// What most servers below serve: `/private` is off limits to everyone.
+const RULES: &str = "User-agent: *\nDisallow: /private\n";
+const AGENT: &str = "keepout";
+
+/// A server answering `/robots.txt` with `response`.
+async fn serve(response: ResponseTemplate) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(response)
+        .mount(&server)
+        .await;
+    server
+}
+
+fn rules_200() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_string(RULES)
+}
+
+fn redirect(status: u16, location: &str) -> ResponseTemplate {
+    ResponseTemplate::new(status).insert_header("location", location)
+}
+
+/// A fetcher whose timeout keeps a broken test from hanging.
+fn fetcher() -> Fetcher {
+    Fetcher::builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap()
+}
+
+fn result(robots: &Robots) -> &FetchResult {
+    robots.fetch_outcome().expect("fetched").result()
+}
+
+/// `RULES` apply: `/private` is disallowed, the rest allowed.
+fn assert_rules(robots: &Robots, base: &str) {
+    assert_eq!(robots.access(), Access::Rules);
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
+    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
+}
+
+fn assert_allow_all(robots: &Robots, base: &str) {
+    assert_eq!(robots.access(), Access::AllowAll);
+    assert!(robots.is_allowed(AGENT, &format!("{base}/private/x")));
+    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
+}
+
+fn assert_disallow_all(robots: &Robots, base: &str) {
+    assert_eq!(robots.access(), Access::DisallowAll);
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/public/x")));
+}
+
+#[tokio::test]
+async fn ok_200_is_parsed_and_the_request_is_right() {
+    let server = serve(rules_200()).await;
+    let base = server.uri();
+    let page = base.replace("http://", "http://user:secret@") + "/some/page?q=1#frag";
+
+    let robots = Robots::fetch(&page).await.unwrap();
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert_eq!(outcome.status(), Some(StatusCode::OK));
+    assert_eq!(outcome.robots_url().as_str(), format!("{base}/robots.txt"));
+    assert_eq!(outcome.final_url(), outcome.robots_url());
+    assert_eq!(outcome.redirects(), 0);
+    assert_eq!(outcome.body_bytes(), RULES.len());
+    assert!(!outcome.truncated_at_cap());
+    assert!(outcome.fetched_at() <= SystemTime::now());
+    assert!(!outcome.is_expired());
+
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1);
+    let seen = &requests[0];
+    assert_eq!(seen.url.path(), "/robots.txt");
+    assert_eq!(seen.url.query(), None);
+    assert!(!seen.headers.contains_key("authorization"));
+    let ua = seen.headers.get("user-agent").unwrap().to_str().unwrap();
+    assert_eq!(ua, keepout::fetch::DEFAULT_USER_AGENT);
+    assert!(ua.starts_with(&format!("keepout/{}", env!("CARGO_PKG_VERSION"))));
+    assert_eq!(seen.headers.get("accept").unwrap(), "text/plain");
+    let encodings = seen
+        .headers
+        .get("accept-encoding")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    for coding in ["gzip", "deflate", "br"] {
+        assert!(encodings.contains(coding), "{encodings}");
+    }
+
+    assert_rules(&robots, &base);
+}
+
+#[tokio::test]
+async fn url_inputs_and_errors() {
+    let server = serve(rules_200()).await;
+    let url = url::Url::parse(&format!("{}/a/b", server.uri())).unwrap();
+    assert_rules(&Robots::fetch(&url).await.unwrap(), &server.uri());
+    assert_rules(
+        &Robots::fetch(url.to_string()).await.unwrap(),
+        &server.uri(),
+    );
+
+    assert!(matches!(
+        Robots::fetch("not a url").await,
+        Err(Error::InvalidUrl { .. })
+    ));
+    let err = Robots::fetch("ftp://127.0.0.1/x").await.unwrap_err();
+    assert!(matches!(&err, Error::UnsupportedScheme { scheme, .. } if scheme == "ftp"));
+    assert!(err.to_string().contains("ftp"), "{err}");
+    assert!(matches!(
+        fetcher().refresh(&Robots::parse(RULES)).await,
+        Err(Error::NotFetched)
+    ));
+    assert_eq!(
+        fetcher()
+            .robots_url("https://u@a.example:81/x?y#z")
+            .unwrap()
+            .as_str(),
+        "https://a.example:81/robots.txt"
+    );
+}
+
+#[tokio::test]
+async fn user_agent_and_product_token_are_configurable() {
+    let ua = "ExampleBot/1.2 (+https://example.invalid/bot)";
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .and(header("user-agent", ua))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_string(
+                "User-agent: examplebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+            ),
+        )
+        .mount(&server)
+        .await;
+    let fetcher = Fetcher::builder().user_agent(ua).build().unwrap();
+    assert_eq!(fetcher.product_token(), "ExampleBot");
+
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+
+    assert_eq!(result(&robots), &FetchResult::Fetched);
+    let page = format!("{}/page", server.uri());
+    assert!(!robots.is_allowed(fetcher.product_token(), &page));
+    assert!(robots.is_allowed("OtherBot", &page));
+}
+
+#[tokio::test]
+async fn client_errors_are_unavailable_allow_all() {
+    for code in [400, 401, 403, 404, 410, 451, 300, 305] {
+        let server = serve(ResponseTemplate::new(code)).await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let status = StatusCode::from_u16(code).unwrap();
+        assert_eq!(
+            result(&robots),
+            &FetchResult::Unavailable(UnavailableReason::Status(status)),
+            "{code}"
+        );
+        assert_eq!(robots.fetch_outcome().unwrap().status(), Some(status));
+        assert_allow_all(&robots, &server.uri());
+    }
+}
+
+#[tokio::test]
+async fn server_errors_and_429_are_unreachable_disallow_all() {
+    for code in [500, 502, 503, 504, 429] {
+        let server = serve(ResponseTemplate::new(code).insert_header("retry-after", "120")).await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let status = StatusCode::from_u16(code).unwrap();
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(
+            outcome.result(),
+            &FetchResult::Unreachable(UnreachableReason::Status(status)),
+            "{code}"
+        );
+        // Retry-After decides when to try again.
+        let ttl = outcome
+            .expires_at()
+            .duration_since(outcome.fetched_at())
+            .unwrap();
+        assert_eq!(ttl, Duration::from_secs(120));
+        assert_disallow_all(&robots, &server.uri());
+    }
+}
+
+#[tokio::test]
+async fn unreachable_results_expire_within_the_ttl() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let robots = Fetcher::builder()
+        .unreachable_ttl(Duration::from_secs(90))
+        .build()
+        .unwrap()
+        .fetch(server.uri())
+        .await
+        .unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    let ttl = outcome
+        .expires_at()
+        .duration_since(outcome.fetched_at())
+        .unwrap();
+    assert_eq!(ttl, Duration::from_secs(90));
+    assert_disallow_all(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn policy_options_for_429_and_auth_errors() {
+    let fetcher = Fetcher::builder()
+        .too_many_requests_as_unavailable(true)
+        .auth_errors_disallow(true)
+        .build()
+        .unwrap();
+
+    let server = serve(ResponseTemplate::new(429)).await;
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::Status(StatusCode::TOO_MANY_REQUESTS))
+    );
+    assert_allow_all(&robots, &server.uri());
+
+    for code in [401, 403] {
+        let server = serve(ResponseTemplate::new(code)).await;
+        let robots = fetcher.fetch(server.uri()).await.unwrap();
+        let status = StatusCode::from_u16(code).unwrap();
+        assert_eq!(
+            result(&robots),
+            &FetchResult::Unreachable(UnreachableReason::Status(status))
+        );
+        assert_disallow_all(&robots, &server.uri());
+    }
+}
+
+/// Mounts `/robots.txt` -> `/r1` -> ... -> `/r{hops}` (relative Locations,
+/// each redirect status in turn), the last serving `RULES`.
+async fn redirect_chain(hops: usize) -> MockServer {
+    let server = MockServer::start().await;
+    let codes = [301, 302, 303, 307, 308];
+    for hop in 0..hops {
+        let from = if hop == 0 {
+            "/robots.txt".to_owned()
+        } else {
+            format!("/r{hop}")
+        };
+        Mock::given(path(from))
+            .respond_with(redirect(
+                codes[hop % codes.len()],
+                &format!("/r{}", hop + 1),
+            ))
+            .mount(&server)
+            .await;
+    }
+    Mock::given(path(format!("/r{hops}")))
+        .respond_with(rules_200())
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn five_redirects_are_followed() {
+    let server = redirect_chain(5).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert_eq!(outcome.redirects(), 5);
+    assert_eq!(outcome.final_url().as_str(), format!("{}/r5", server.uri()));
+    assert_eq!(
+        outcome.robots_url().as_str(),
+        format!("{}/robots.txt", server.uri())
+    );
+    assert_eq!(outcome.status(), Some(StatusCode::OK));
+    assert_eq!(server.received_requests().await.unwrap().len(), 6);
+    assert_rules(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn a_sixth_redirect_is_unavailable() {
+    let server = redirect_chain(6).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome.result(),
+        &FetchResult::Unavailable(UnavailableReason::TooManyRedirects)
+    );
+    assert_eq!(outcome.redirects(), 5);
+    // The sixth redirect was not followed.
+    assert_eq!(server.received_requests().await.unwrap().len(), 6);
+    assert_allow_all(&robots, &server.uri());
+
+    // The limit is configurable.
+    let robots = Fetcher::builder()
+        .max_redirects(6)
+        .build()
+        .unwrap()
+        .fetch(server.uri())
+        .await
+        .unwrap();
+    assert_eq!(robots.fetch_outcome().unwrap().redirects(), 6);
+    assert_rules(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn cross_host_redirect_rules_apply_to_the_original_host() {
+    let other = serve(rules_200()).await;
+    let other_port = other.address().port();
+    let origin = serve(redirect(
+        301,
+        &format!("http://b.test:{other_port}/robots.txt"),
+    ))
+    .await;
+    // Two host names on loopback, through a client of our own.
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .resolve("a.test", *origin.address())
+        .resolve("b.test", *other.address())
+        .build()
+        .unwrap();
+    let fetcher = Fetcher::builder().client(client).build().unwrap();
+    let base = format!("http://a.test:{}", origin.address().port());
+
+    let robots = fetcher.fetch(format!("{base}/page")).await.unwrap();
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert_eq!(outcome.redirects(), 1);
+    assert_eq!(outcome.robots_url().as_str(), format!("{base}/robots.txt"));
+    assert_eq!(
+        outcome.final_url().as_str(),
+        format!("http://b.test:{other_port}/robots.txt")
+    );
+    let seen = &other.received_requests().await.unwrap()[0];
+    assert_eq!(
+        seen.headers.get("host").unwrap(),
+        &format!("b.test:{other_port}")
+    );
+    // The fetcher's User-Agent is sent through a user-supplied client too.
+    assert_eq!(
+        seen.headers.get("user-agent").unwrap(),
+        keepout::fetch::DEFAULT_USER_AGENT
+    );
+    assert_rules(&robots, &base);
+}
+
+#[tokio::test]
+async fn redirect_loop_is_unavailable() {
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(redirect(302, "/elsewhere"))
+        .mount(&server)
+        .await;
+    Mock::given(path("/elsewhere"))
+        .respond_with(redirect(307, &format!("{}/robots.txt", server.uri())))
+        .mount(&server)
+        .await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::RedirectLoop)
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    assert_allow_all(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn redirect_to_ftp_is_unavailable() {
+    let server = serve(redirect(301, "ftp://127.0.0.1/robots.txt")).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::UnsupportedRedirectScheme("ftp".into()))
+    );
+    assert_allow_all(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn missing_or_invalid_location_is_unavailable() {
+    let server = serve(ResponseTemplate::new(302)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::MissingLocation)
+    );
+    assert_allow_all(&robots, &server.uri());
+
+    let server = serve(redirect(308, "http://[::1")).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::InvalidLocation("http://[::1".into()))
+    );
+    assert_allow_all(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn latin1_body_is_transcoded() {
+    let body = b"User-agent: *\nDisallow: /caf\xE9\n".to_vec();
+    let server =
+        serve(ResponseTemplate::new(200).set_body_raw(body, "text/plain; charset=ISO-8859-1"))
+            .await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(result(&robots), &FetchResult::Fetched);
+    let base = server.uri();
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/caf%C3%A9")));
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/café/menu")));
+    assert!(robots.is_allowed(AGENT, &format!("{base}/cafe")));
+}
+
+#[tokio::test]
+async fn utf16_body_with_bom_is_transcoded() {
+    let body: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(RULES.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let server = serve(ResponseTemplate::new(200).set_body_raw(body, "text/plain")).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(result(&robots), &FetchResult::Fetched);
+    assert_rules(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn utf8_bom_is_skipped() {
+    let body = format!("\u{FEFF}{RULES}");
+    let server = serve(ResponseTemplate::new(200).set_body_string(body)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(result(&robots), &FetchResult::Fetched);
+    assert_rules(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn empty_200_allows_everything() {
+    let server = serve(ResponseTemplate::new(200)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert_eq!(outcome.body_bytes(), 0);
+    assert_eq!(robots.access(), Access::Rules);
+    assert!(robots.is_allowed(AGENT, &format!("{}/private/x", server.uri())));
+    assert!(robots.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+}
+
+#[tokio::test]
+async fn gzip_body_is_decoded() {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(RULES.as_bytes()).unwrap();
+    let gzipped = encoder.finish().unwrap();
+    let server = serve(
+        ResponseTemplate::new(200)
+            .set_body_raw(gzipped, "text/plain")
+            .insert_header("content-encoding", "gzip"),
+    )
+    .await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), RULES.len());
+    assert_rules(&robots, &server.uri());
+}
+
+/// A 2 MiB body whose byte 512,000 (the default cap) falls inside a line
+/// that, cut there, would read `Disallow: /`.
+fn oversized_body(cap: usize) -> String {
+    let mut body = String::from(RULES);
+    while body.len() < cap - 11 {
+        body.push_str("# filler\n");
+    }
+    body.truncate(cap - 11);
+    body.pop();
+    body.push('\n');
+    body.push_str("Disallow: /");
+    assert_eq!(body.len(), cap);
+    body.push_str("never-read\nDisallow: /public\n");
+    while body.len() < 2 << 20 {
+        body.push_str("Disallow: /public\n");
+    }
+    body
+}
+
+#[tokio::test]
+async fn body_is_capped_and_the_partial_line_dropped() {
+    let cap = keepout::fetch::MIN_BODY_LIMIT;
+    let body = oversized_body(cap);
+    let body_len = body.len();
+    let server = serve(ResponseTemplate::new(200).set_body_string(body)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), cap);
+    // Rules within the cap apply; the cut line (`Disallow: /`) and
+    // everything after it do not.
+    assert_rules(&robots, &server.uri());
+
+    // A higher limit reads further.
+    let fetcher = Fetcher::builder().body_limit(4 << 20).build().unwrap();
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert!(!outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), body_len);
+    assert!(!robots.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+}
+
+#[tokio::test]
+async fn expiry_follows_cache_headers_capped_at_a_day() {
+    let cases = [
+        (None, 86_400),
+        (Some("max-age=3600"), 3600),
+        (Some("public, max-age=31536000"), 86_400),
+        (Some("max-age=0"), 0),
+        (Some("no-store"), 0),
+    ];
+    for (cache_control, want) in cases {
+        let mut response = rules_200();
+        if let Some(value) = cache_control {
+            response = response.insert_header("cache-control", value);
+        }
+        let server = serve(response).await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let outcome = robots.fetch_outcome().unwrap();
+        let ttl = outcome
+            .expires_at()
+            .duration_since(outcome.fetched_at())
+            .unwrap();
+        assert_eq!(ttl, Duration::from_secs(want), "{cache_control:?}");
+        assert_eq!(outcome.is_expired(), want == 0, "{cache_control:?}");
+        assert_rules(&robots, &server.uri());
+    }
+    let date = httpdate::fmt_http_date(SystemTime::now());
+    let expires = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(600));
+    let server = serve(
+        rules_200()
+            .insert_header("date", date.as_str())
+            .insert_header("expires", expires.as_str()),
+    )
+    .await;
+    let outcome = fetcher().fetch(server.uri()).await.unwrap();
+    let outcome = outcome.fetch_outcome().unwrap();
+    let ttl = outcome
+        .expires_at()
+        .duration_since(outcome.fetched_at())
+        .unwrap();
+    assert!(
+        ttl <= Duration::from_secs(600) && ttl >= Duration::from_secs(598),
+        "{ttl:?}"
+    );
+}
+
+#[tokio::test]
+async fn refresh_with_validators_304_keeps_the_rules() {
+    let etag = "\"v1\"";
+    let modified = "Wed, 21 Oct 2015 07:28:00 GMT";
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .and(header("if-none-match", etag))
+        // (wiremock splits values at commas, so the date is checked below)
+        .and(header_exists("if-modified-since"))
+        .respond_with(ResponseTemplate::new(304).insert_header("cache-control", "max-age=60"))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(
+            rules_200()
+                .insert_header("etag", etag)
+                .insert_header("last-modified", modified)
+                .insert_header("cache-control", "no-cache"),
+        )
+        .mount(&server)
+        .await;
+    let fetcher = fetcher();
+
+    let first = fetcher.fetch(server.uri()).await.unwrap();
+    let outcome = first.fetch_outcome().unwrap();
+    assert_eq!(outcome.etag(), Some(etag));
+    assert_eq!(outcome.last_modified(), Some(modified));
+    assert!(outcome.is_expired());
+
+    let second = fetcher.refresh(&first).await.unwrap();
+
+    let outcome = second.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::NotModified);
+    assert_eq!(outcome.status(), Some(StatusCode::NOT_MODIFIED));
+    assert_eq!(outcome.etag(), Some(etag));
+    assert_eq!(outcome.body_bytes(), RULES.len());
+    assert!(!outcome.is_expired());
+    let ttl = outcome
+        .expires_at()
+        .duration_since(outcome.fetched_at())
+        .unwrap();
+    assert_eq!(ttl, Duration::from_secs(60));
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2);
+    assert!(!requests[0].headers.contains_key("if-none-match"));
+    assert_eq!(requests[1].headers.get("if-none-match").unwrap(), etag);
+    assert_eq!(
+        requests[1].headers.get("if-modified-since").unwrap(),
+        modified
+    );
+    assert_rules(&second, &server.uri());
+}
+
+#[tokio::test]
+async fn refresh_gets_new_rules_when_changed() {
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(rules_200().insert_header("etag", "\"v1\""))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_string("User-agent: *\nDisallow: /public\n")
+                .insert_header("etag", "\"v2\""),
+        )
+        .mount(&server)
+        .await;
+    let fetcher = fetcher();
+    let first = fetcher.fetch(server.uri()).await.unwrap();
+    assert_rules(&first, &server.uri());
+
+    let second = fetcher.refresh(&first).await.unwrap();
+
+    let outcome = second.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert_eq!(outcome.etag(), Some("\"v2\""));
+    assert!(second.is_allowed(AGENT, &format!("{}/private/x", server.uri())));
+    assert!(!second.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+}
+
+#[tokio::test]
+async fn unasked_304_is_unavailable() {
+    let server = serve(ResponseTemplate::new(304)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::Status(StatusCode::NOT_MODIFIED))
+    );
+    assert_allow_all(&robots, &server.uri());
+}
+
+#[tokio::test]
+async fn slow_server_times_out_as_unreachable() {
+    let server = serve(rules_200().set_delay(Duration::from_secs(10))).await;
+    let fetcher = Fetcher::builder()
+        .timeout(Duration::from_millis(250))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unreachable(UnreachableReason::Timeout)
+    );
+    assert_disallow_all(&robots, &server.uri());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetcher_is_shared_across_spawned_tasks() {
+    let server = serve(rules_200()).await;
+    let fetcher = fetcher();
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let fetcher = fetcher.clone();
+            let url = format!("{}/page/{i}", server.uri());
+            tokio::spawn(async move { fetcher.fetch(url).await })
+        })
+        .collect();
+    // A future on its own is spawnable too.
+    let direct = tokio::spawn(Robots::fetch(server.uri()));
+    for task in tasks {
+        assert_rules(&task.await.unwrap().unwrap(), &server.uri());
+    }
+    assert_rules(&direct.await.unwrap().unwrap(), &server.uri());
+}
+
+#[tokio::test]
+async fn outcome_displays_for_logs() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let line = robots.fetch_outcome().unwrap().to_string();
+    assert!(line.contains("/robots.txt"), "{line}");
+    assert!(line.contains("unreachable"), "{line}");
+    assert!(line.contains("503"), "{line}");
+}

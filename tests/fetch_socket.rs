@@ -1,0 +1,410 @@
+//! The fetcher against servers that misbehave at the socket level, served
+//! by raw `TcpListener`s on loopback: stalls, dribbles, short and reset
+//! bodies, endless bodies, a gzip bomb, TLS, connection and DNS failures.
+
+use std::future::Future;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http::StatusCode;
+use keepout::fetch::{FetchResult, Fetcher, MIN_BODY_LIMIT, UnreachableReason};
+use keepout::{Access, Robots};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+const RULES: &str = "User-agent: *\nDisallow: /private\n";
+const AGENT: &str = "keepout";
+/// How long a misbehaving server may hold a connection before the fetch
+/// must have given up.
+const SHORT: Duration = Duration::from_millis(300);
+
+/// Accepts connections on a loopback port and hands each to `handler`.
+/// The accept loop ends with the test's runtime.
+async fn raw_server<F, Fut>(handler: F) -> SocketAddr
+where
+    F: Fn(TcpStream) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            tokio::spawn(handler(socket));
+        }
+    });
+    addr
+}
+
+/// Reads the request head (up to its blank line) and returns it.
+async fn read_head(socket: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 16 * 1024 {
+        match socket.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&head).into_owned()
+}
+
+fn short_fetcher() -> Fetcher {
+    Fetcher::builder().timeout(SHORT).build().unwrap()
+}
+
+fn fetcher() -> Fetcher {
+    Fetcher::builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap()
+}
+
+fn result(robots: &Robots) -> &FetchResult {
+    robots.fetch_outcome().unwrap().result()
+}
+
+fn assert_rules(robots: &Robots, base: &str) {
+    assert_eq!(robots.access(), Access::Rules);
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
+    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
+}
+
+fn assert_disallow_all(robots: &Robots, base: &str) {
+    assert_eq!(robots.access(), Access::DisallowAll);
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/public/x")));
+}
+
+/// Fetches `http://addr/` with `fetcher`, checking it ends within `limit`.
+async fn fetch_within(fetcher: &Fetcher, base: &str, limit: Duration) -> Robots {
+    let started = Instant::now();
+    let robots = fetcher.fetch(format!("{base}/page")).await.unwrap();
+    let took = started.elapsed();
+    assert!(took < limit, "fetch took {took:?}");
+    robots
+}
+
+#[tokio::test]
+async fn stall_after_headers_times_out() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n";
+        let _ = socket.write_all(head.as_bytes()).await;
+        let _ = socket.write_all(RULES.as_bytes()).await;
+        // Then nothing, until the client gives up.
+        let _ = socket.read(&mut [0u8; 1]).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&short_fetcher(), &base, Duration::from_secs(2)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome.result(),
+        &FetchResult::Unreachable(UnreachableReason::Timeout)
+    );
+    assert_eq!(outcome.status(), Some(StatusCode::OK));
+    assert_disallow_all(&robots, &base);
+}
+
+#[tokio::test]
+async fn dribbling_body_times_out() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nUser-agent: *\n";
+        if socket.write_all(head.as_bytes()).await.is_err() {
+            return;
+        }
+        // One byte every 20 ms: never finishes within the timeout.
+        for _ in 0..500 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            if socket.write_all(b"#").await.is_err() {
+                return;
+            }
+        }
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&short_fetcher(), &base, Duration::from_secs(2)).await;
+
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unreachable(UnreachableReason::Timeout)
+    );
+    assert_disallow_all(&robots, &base);
+}
+
+#[tokio::test]
+async fn body_shorter_than_content_length_is_unreachable() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let response = format!("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{RULES}");
+        let _ = socket.write_all(response.as_bytes()).await;
+        let _ = socket.shutdown().await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    match result(&robots) {
+        FetchResult::Unreachable(UnreachableReason::TruncatedBody { expected, received }) => {
+            assert_eq!(*expected, 1000);
+            assert!(*received <= RULES.len() as u64);
+        }
+        other => panic!("expected a truncated body, got {other:?}"),
+    }
+    assert_disallow_all(&robots, &base);
+}
+
+#[tokio::test]
+async fn reset_mid_body_is_unreachable() {
+    // A chunked body reset after its first chunk, and a sized one reset
+    // part way.
+    for sized in [false, true] {
+        let addr = raw_server(move |mut socket| async move {
+            read_head(&mut socket).await;
+            let response = if sized {
+                format!("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n{RULES}")
+            } else {
+                format!(
+                    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{RULES}\r\n",
+                    RULES.len()
+                )
+            };
+            let _ = socket.write_all(response.as_bytes()).await;
+            let _ = socket.flush().await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            // Linger 0: close with RST instead of FIN.
+            let _ = socket.set_zero_linger();
+            drop(socket);
+        })
+        .await;
+        let base = format!("http://{addr}");
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+        match result(&robots) {
+            FetchResult::Unreachable(UnreachableReason::TruncatedBody { expected, .. }) => {
+                assert!(sized);
+                assert_eq!(*expected, 5000);
+            }
+            FetchResult::Unreachable(UnreachableReason::Body(why)) => assert!(!sized, "{why}"),
+            other => panic!("sized={sized}: expected a body failure, got {other:?}"),
+        }
+        assert_disallow_all(&robots, &base);
+    }
+}
+
+/// Writes `RULES` and then more `Disallow: /private` lines forever (bounded
+/// at 256 MiB), chunked, until the client hangs up.
+async fn endless_chunked(mut socket: TcpStream) {
+    read_head(&mut socket).await;
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let first = format!("{:x}\r\n{RULES}\r\n", RULES.len());
+    if socket.write_all(head.as_bytes()).await.is_err()
+        || socket.write_all(first.as_bytes()).await.is_err()
+    {
+        return;
+    }
+    let filler = "Disallow: /private\n".repeat(862);
+    let chunk = format!("{:x}\r\n{filler}\r\n", filler.len());
+    for _ in 0..(256 << 20) / chunk.len() {
+        if socket.write_all(chunk.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn endless_body_is_cut_at_the_cap() {
+    let addr = raw_server(endless_chunked).await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(3)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(&robots, &base);
+}
+
+#[tokio::test]
+async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
+    // `RULES` followed by 1 GiB of zero bytes, gzip-compressed on the fly
+    // (about 1 MiB compressed in all), without a length, until the client
+    // hangs up: nothing large is ever held by either side.
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\
+                    Content-Encoding: gzip\r\nConnection: close\r\n\r\n";
+        if socket.write_all(head.as_bytes()).await.is_err() {
+            return;
+        }
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(RULES.as_bytes()).unwrap();
+        let zeros = vec![0u8; 256 << 10];
+        for _ in 0..4096 {
+            gz.write_all(&zeros).unwrap();
+            // Emit what is compressed so far, rather than let it pile up.
+            gz.flush().unwrap();
+            let compressed = std::mem::take(gz.get_mut());
+            if socket.write_all(&compressed).await.is_err() {
+                return;
+            }
+            // Compressing is CPU work: let the client run on this runtime.
+            tokio::task::yield_now().await;
+        }
+        let rest = gz.finish().unwrap();
+        let _ = socket.write_all(&rest).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(5)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(&robots, &base);
+}
+
+#[tokio::test]
+async fn plain_http_on_an_https_url_is_a_tls_failure() {
+    let addr = raw_server(|mut socket| async move {
+        let _ = socket.read(&mut [0u8; 1024]).await;
+        let _ = socket
+            .write_all(
+                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            )
+            .await;
+    })
+    .await;
+    let base = format!("https://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    assert!(
+        matches!(
+            result(&robots),
+            FetchResult::Unreachable(UnreachableReason::Tls(_))
+        ),
+        "{:?}",
+        result(&robots)
+    );
+    assert_eq!(robots.fetch_outcome().unwrap().status(), None);
+    assert_disallow_all(&robots, &base);
+}
+
+#[tokio::test]
+async fn connection_refused_is_unreachable() {
+    // A port that was just free: nothing listens on it.
+    let addr = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    assert!(
+        matches!(
+            result(&robots),
+            FetchResult::Unreachable(UnreachableReason::Connect(_))
+        ),
+        "{:?}",
+        result(&robots)
+    );
+    assert_disallow_all(&robots, &base);
+}
+
+#[tokio::test]
+async fn closed_before_responding_is_unreachable() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    assert!(result(&robots).is_unreachable(), "{:?}", result(&robots));
+    assert_disallow_all(&robots, &base);
+}
+
+/// A resolver that knows no names, so DNS failure is tested offline.
+struct NoDns;
+
+impl reqwest::dns::Resolve for NoDns {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let name = name.as_str().to_owned();
+        Box::pin(async move { Err(format!("no such host {name}").into()) })
+    }
+}
+
+#[tokio::test]
+async fn dns_failure_is_unreachable() {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .dns_resolver(Arc::new(NoDns))
+        .build()
+        .unwrap();
+    let fetcher = Fetcher::builder().client(client).build().unwrap();
+    let base = "http://robots.invalid";
+
+    let robots = fetch_within(&fetcher, base, Duration::from_secs(2)).await;
+
+    match result(&robots) {
+        FetchResult::Unreachable(UnreachableReason::Dns(why)) => {
+            assert!(why.contains("no such host robots.invalid"), "{why}");
+        }
+        other => panic!("expected a DNS failure, got {other:?}"),
+    }
+    assert_disallow_all(&robots, base);
+}
+
+#[tokio::test]
+async fn redirect_from_http_to_https_is_followed() {
+    // The https hop is followed; its server speaks plain HTTP, so the TLS
+    // handshake fails there, which shows where the fetch got to.
+    let tls_addr = raw_server(|mut socket| async move {
+        let _ = socket.read(&mut [0u8; 1024]).await;
+        let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n").await;
+    })
+    .await;
+    let origin = raw_server(move |mut socket| async move {
+        read_head(&mut socket).await;
+        let response = format!(
+            "HTTP/1.1 301 Moved Permanently\r\nLocation: https://{tls_addr}/robots.txt\r\n\
+             Content-Length: 0\r\n\r\n"
+        );
+        let _ = socket.write_all(response.as_bytes()).await;
+    })
+    .await;
+    let base = format!("http://{origin}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.redirects(), 1);
+    assert_eq!(outcome.robots_url().as_str(), format!("{base}/robots.txt"));
+    assert_eq!(
+        outcome.final_url().as_str(),
+        format!("https://{tls_addr}/robots.txt")
+    );
+    assert!(
+        matches!(
+            outcome.result(),
+            FetchResult::Unreachable(UnreachableReason::Tls(_))
+        ),
+        "{outcome}"
+    );
+    assert_disallow_all(&robots, &base);
+}
