@@ -164,14 +164,22 @@ impl<'a> Shadowed<'a> {
 impl fmt::Display for Shadowed<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (rule, by) = (self.rule, self.by);
-        let why = if by.priority() > rule.priority() {
-            "matches the same paths with a longer pattern"
+        write!(f, "'{rule}' never decides: ")?;
+        if by.priority() > rule.priority() {
+            write!(
+                f,
+                "line {} '{by}' matches the same paths and is longer",
+                by.line()
+            )
         } else if rule.kind() == by.kind() {
-            "is the same rule, earlier"
+            write!(f, "it repeats line {} '{by}'", by.line())
         } else {
-            "matches the same paths, and Allow wins a tie"
-        };
-        write!(f, "'{rule}' never decides: line {} '{by}' {why}", by.line())
+            write!(
+                f,
+                "line {} '{by}' matches the same paths and Allow wins the tie",
+                by.line()
+            )
+        }
     }
 }
 
