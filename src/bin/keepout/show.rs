@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 use keepout::fetch::MIN_BODY_LIMIT;
-use keepout::{RuleKind, limits::MAX_LINE_LEN};
+use keepout::RuleKind;
 use serde::Serialize;
 
 use crate::output::{
@@ -263,6 +263,3 @@ impl<'a> ShowJson<'a> {
         }
     }
 }
-
-/// Keeps the limit named in `--help` honest.
-const _: () = assert!(MAX_LINE_LEN > 0);
