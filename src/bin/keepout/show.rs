@@ -4,8 +4,8 @@
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
-use keepout::fetch::MIN_BODY_LIMIT;
 use keepout::RuleKind;
+use keepout::fetch::MIN_BODY_LIMIT;
 use serde::Serialize;
 
 use crate::output::{
