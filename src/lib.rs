@@ -75,7 +75,7 @@ pub use agent::AgentMatch;
 pub use error::Error;
 pub use explain::{Cause, Decision};
 pub use fetch::{FetchOutcome, FetchResult, Fetcher, FetcherBuilder};
-pub use lint::{Warning, WarningKind};
+pub use lint::{Shadowed, Warning, WarningKind};
 pub use parse::{Directive, ParseOptions};
 pub use record::{Record, RequestRate};
 pub use robots::{Access, Agent, Robots};

@@ -1,9 +1,14 @@
 //! Lint-style warnings the parser records per line: what a robots.txt author
 //! should fix, and what keepout accepted leniently.
 
+use std::collections::HashMap;
 use std::fmt;
 
+use crate::Robots;
+use crate::matcher::Hit;
+use crate::model::{ANCHORED, Rule, WILDCARD};
 use crate::parse::Directive;
+use crate::view::RuleView;
 
 /// Something questionable on one line of a robots.txt.
 ///
@@ -126,5 +131,264 @@ impl fmt::Display for WarningKind {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+/// A rule that can never decide, because another rule of its group matches
+/// exactly the same paths and always wins over it: see
+/// [`Robots::shadowed_rules`](crate::Robots::shadowed_rules).
+#[derive(Clone, Copy)]
+pub struct Shadowed<'a> {
+    rule: RuleView<'a>,
+    by: RuleView<'a>,
+}
+
+impl<'a> Shadowed<'a> {
+    /// The rule that never decides.
+    pub fn rule(&self) -> RuleView<'a> {
+        self.rule
+    }
+
+    /// The rule of the same group that decides instead, wherever the
+    /// shadowed rule matches.
+    pub fn by(&self) -> RuleView<'a> {
+        self.by
+    }
+
+    /// The shadowed rule's line (1-based).
+    pub fn line(&self) -> u32 {
+        self.rule.line()
+    }
+}
+
+impl fmt::Display for Shadowed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (rule, by) = (self.rule, self.by);
+        write!(f, "'{rule}' never decides: ")?;
+        if by.priority() > rule.priority() {
+            write!(
+                f,
+                "line {} '{by}' matches the same paths and is longer",
+                by.line()
+            )
+        } else if rule.kind() == by.kind() {
+            write!(f, "it repeats line {} '{by}'", by.line())
+        } else {
+            write!(
+                f,
+                "line {} '{by}' matches the same paths and Allow wins the tie",
+                by.line()
+            )
+        }
+    }
+}
+
+impl fmt::Debug for Shadowed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shadowed")
+            .field("rule", &self.rule)
+            .field("by", &self.by)
+            .finish()
+    }
+}
+
+/// The set of paths a rule matches, as a key: two rules with equal keys
+/// match exactly the same paths.
+///
+/// A trailing `*` adds nothing to a pattern that is not anchored (patterns
+/// match path prefixes), and `*$` at the end means "then anything", so
+/// `/a`, `/a*`, `/a**` and `/a*$` all match the paths starting with `/a`.
+/// Otherwise the key is the normalised pattern and whether it is anchored by
+/// a final `$`; in MK1996 mode, where `*` and `$` are literal, it is the
+/// pattern alone.
+fn match_key(rule: &Rule, arena: &[u8]) -> (Box<[u8]>, bool) {
+    let mut p = rule.pattern(arena);
+    let mut anchored = rule.flags & ANCHORED != 0;
+    if rule.flags & WILDCARD != 0 {
+        if anchored && p.ends_with(b"*$") {
+            p = &p[..p.len() - 1];
+            anchored = false;
+        }
+        if !anchored {
+            while let [rest @ .., b'*'] = p {
+                p = rest;
+            }
+        }
+    }
+    (p.into(), anchored)
+}
+
+impl Robots {
+    /// Rules that can never decide any URL, in line order, each with the
+    /// rule that decides instead.
+    ///
+    /// The definition is deliberately narrow, so that every rule reported is
+    /// provably dead: a rule is shadowed when another rule *of the same
+    /// group* matches exactly the same set of paths and wins over it. Two
+    /// patterns match the same paths when their normalised forms
+    /// (RFC 9309 section 2.2.2) are equal once a trailing `*` (or `*$`) is
+    /// dropped, so `/a`, `/a*` and `/a*$` are one set. Among rules with
+    /// the same set, the winner is the one the matcher picks: the longest
+    /// pattern, then `Allow` (which wins ties, RFC 9309 section 2.2.2), then
+    /// the earliest line. That covers:
+    ///
+    /// - a repeated rule (`Disallow: /a` twice): the later one;
+    /// - `Disallow: /a` with `Allow: /a`: the `Disallow`;
+    /// - `Disallow: /a` with `Allow: /a*`: the shorter `Disallow`.
+    ///
+    /// Since the winner is in the same group, the shadowed rule stays dead
+    /// when groups naming one crawler are merged (section 2.2.1). Rules that
+    /// never decide for other reasons (a longer rule covering every path a
+    /// shorter one matches, or duplicates across separate groups) are not
+    /// reported.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse(
+    ///     "User-agent: *\nDisallow: /a\nAllow: /a\nDisallow: /b\nDisallow: /b\n",
+    /// );
+    /// let lines: Vec<(u32, u32)> = robots
+    ///     .shadowed_rules()
+    ///     .iter()
+    ///     .map(|s| (s.line(), s.by().line()))
+    ///     .collect();
+    /// assert_eq!(lines, [(2, 3), (5, 4)]);
+    /// ```
+    pub fn shadowed_rules(&self) -> Vec<Shadowed<'_>> {
+        let mut out = Vec::new();
+        for group in self.groups() {
+            let parsed = group.parsed;
+            let (start, end) = parsed.groups[group.index()].rules;
+            // Match key -> the winning rule so far.
+            let mut winners: HashMap<(Box<[u8]>, bool), Hit> = HashMap::new();
+            let hit = |index: u32| {
+                let r = &parsed.rules[index as usize];
+                Hit {
+                    len: r.len,
+                    allow: r.allow(),
+                    rule: index,
+                }
+            };
+            for index in start..end {
+                let key = match_key(&parsed.rules[index as usize], &parsed.arena);
+                let h = hit(index);
+                winners
+                    .entry(key)
+                    .and_modify(|w| {
+                        if h.beats(w) {
+                            *w = h;
+                        }
+                    })
+                    .or_insert(h);
+            }
+            for index in start..end {
+                let key = match_key(&parsed.rules[index as usize], &parsed.arena);
+                let winner = winners[&key].rule;
+                if winner != index {
+                    out.push(Shadowed {
+                        rule: RuleView { parsed, index },
+                        by: RuleView {
+                            parsed,
+                            index: winner,
+                        },
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|s| (s.rule.line(), s.rule.index));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Cause, Robots};
+
+    /// (shadowed line, winner line) pairs.
+    fn shadowed(body: &str) -> Vec<(u32, u32)> {
+        Robots::parse(body)
+            .shadowed_rules()
+            .iter()
+            .map(|s| (s.line(), s.by().line()))
+            .collect()
+    }
+
+    #[test]
+    fn duplicates_and_ties() {
+        // A later duplicate loses the full tie to the earlier one.
+        assert_eq!(
+            shadowed("User-agent: *\nDisallow: /a\nDisallow: /a\n"),
+            [(3, 2)]
+        );
+        // Disallow loses to an Allow of the same pattern, in either order.
+        assert_eq!(
+            shadowed("User-agent: *\nDisallow: /a\nAllow: /a\n"),
+            [(2, 3)]
+        );
+        assert_eq!(
+            shadowed("User-agent: *\nAllow: /a\nDisallow: /a\n"),
+            [(3, 2)]
+        );
+        // Same normal form (RFC 9309 section 2.2.2): %7E is ~, %62 is b.
+        assert_eq!(
+            shadowed("User-agent: *\nDisallow: /~b\nDisallow: /%7E%62\n"),
+            [(3, 2)]
+        );
+        // Three of a kind: both losers point at the winner.
+        assert_eq!(
+            shadowed("User-agent: *\nDisallow: /a\nAllow: /a\nDisallow: /a\n"),
+            [(2, 3), (4, 3)]
+        );
+    }
+
+    #[test]
+    fn trailing_wildcards_match_the_same_paths() {
+        // `/a*` and `/a*$` match what `/a` matches, and are longer.
+        assert_eq!(
+            shadowed("User-agent: *\nAllow: /a\nDisallow: /a*\n"),
+            [(2, 3)]
+        );
+        assert_eq!(
+            shadowed("User-agent: *\nDisallow: /a\nAllow: /a*$\n"),
+            [(2, 3)]
+        );
+        assert_eq!(
+            shadowed("User-agent: *\nDisallow: /a*\nDisallow: /a**\n"),
+            [(2, 3)]
+        );
+        // And the matcher agrees that the winner decides.
+        let robots = Robots::parse("User-agent: *\nDisallow: /a\nAllow: /a*$\n");
+        for path in ["/a", "/ab", "/a/b?c"] {
+            let d = robots.explain("bot", path);
+            assert_eq!(
+                (d.cause(), d.rule().map(|r| r.line())),
+                (Cause::Rule, Some(3))
+            );
+        }
+    }
+
+    #[test]
+    fn different_paths_are_not_shadowed() {
+        for body in [
+            // Anchored and not: `/a$` matches only `/a`.
+            "User-agent: *\nDisallow: /a\nAllow: /a$\n",
+            // A longer rule does not cover every path of the shorter one.
+            "User-agent: *\nDisallow: /a\nAllow: /ab\n",
+            // `$` inside a pattern is literal.
+            "User-agent: *\nDisallow: /a$*\nAllow: /a$\n",
+            // Separate groups are judged separately.
+            "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /x\n",
+            // A middle wildcard is not dropped.
+            "User-agent: *\nDisallow: /a*b\nDisallow: /ab\n",
+        ] {
+            assert_eq!(shadowed(body), [], "{body}");
+        }
+    }
+
+    #[test]
+    fn literal_mode_keeps_stars() {
+        let robots = crate::ParseOptions::new()
+            .mk1996(true)
+            .parse("User-agent: *\nDisallow: /a\nAllow: /a*\n");
+        assert!(robots.shadowed_rules().is_empty());
     }
 }

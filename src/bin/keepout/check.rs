@@ -1,0 +1,275 @@
+//! `keepout check`: may this crawler fetch these URLs, and which line says so?
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufWriter, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use keepout::{Cause, Decision, Fetcher, Robots};
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use crate::output::{GroupRefJson, RobotsJson, RuleJson, group_label, source_summary};
+use crate::progress::Progress;
+use crate::source::{Loaded, Source};
+use crate::{Failure, FetchArgs};
+
+pub const AFTER_HELP: &str = "\
+Without --robots, the robots.txt of each URL's origin (scheme, host, port) is
+fetched once, following redirects; a 4xx means everything is allowed, a 5xx or
+a network failure that everything is disallowed (RFC 9309 section 2.3.1).
+
+Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
+(unreadable file, invalid or non-http(s) URL, no URLs).
+
+Examples:
+  keepout check --agent ExampleBot https://example.com/ https://example.com/private/x
+  keepout check -a ExampleBot --robots robots.txt https://example.com/private/x
+  cat urls.txt | keepout check -a ExampleBot --json -";
+
+/// Arguments of `keepout check`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The crawler: a product token (ExampleBot) or a whole User-Agent
+    /// value, whose leading product token is used. Required: there is no
+    /// default crawler name; pass `*` to see what the `*` group says.
+    #[arg(short, long, value_name = "AGENT")]
+    agent: String,
+
+    /// Check against this robots.txt instead of fetching each URL's own: a
+    /// local file, or an http(s) URL whose origin's /robots.txt is fetched
+    /// (its path does not matter).
+    #[arg(short, long, value_name = "FILE|URL")]
+    robots: Option<String>,
+
+    /// One JSON object per URL, one per line (JSON Lines).
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    fetch: FetchArgs,
+
+    /// Absolute http(s) URLs to check. `-` reads more from stdin, one per
+    /// line; blank lines and lines starting with `#` are skipped.
+    #[arg(required = true, value_name = "URL")]
+    urls: Vec<String>,
+}
+
+/// A URL to check, and where it was given (for error messages).
+struct Input {
+    url: String,
+    origin: usize,
+}
+
+pub async fn run(args: Args) -> Result<ExitCode, Failure> {
+    check_agent(&args.agent)?;
+    let robots_source = args.robots.as_deref().map(Source::parse).transpose()?;
+    let urls = read_urls(&args.urls)?;
+    let fetcher = args.fetch.fetcher()?;
+
+    // Each URL's origin, in order of first appearance.
+    let mut origins: Vec<String> = Vec::new();
+    let mut inputs = Vec::with_capacity(urls.len());
+    {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (url, stdin_line) in urls {
+            let key = keepout::fetch::origin_key(&url).map_err(|e| {
+                Failure::Input(match stdin_line {
+                    Some(n) => format!("stdin line {n}: {e}"),
+                    None => e.to_string(),
+                })
+            })?;
+            let origin = if robots_source.is_some() {
+                0
+            } else {
+                *seen.entry(key.clone()).or_insert_with(|| {
+                    origins.push(key);
+                    origins.len() - 1
+                })
+            };
+            inputs.push(Input { url, origin });
+        }
+    }
+
+    let loaded: Vec<Loaded> = match &robots_source {
+        Some(source) => vec![source.load(&fetcher).await?],
+        None => {
+            let wanted = origins.len() > 1 || inputs.len() >= 100;
+            fetch_all(&fetcher, &origins, args.fetch.concurrency.into(), wanted).await?
+        }
+    };
+
+    let agents: Vec<_> = loaded.iter().map(|l| l.robots.agent(&args.agent)).collect();
+    let robots_json: Vec<RobotsJson> = if args.json {
+        loaded.iter().map(RobotsJson::new).collect()
+    } else {
+        Vec::new()
+    };
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut announced = vec![false; loaded.len()];
+    let mut any_disallowed = false;
+    for input in &inputs {
+        let decision = agents[input.origin].explain(&input.url);
+        any_disallowed |= !decision.allowed();
+        if args.json {
+            let line = CheckJson {
+                url: &input.url,
+                allowed: decision.allowed(),
+                cause: cause_name(decision.cause()),
+                agent: &args.agent,
+                agent_match: match decision.agent_match() {
+                    keepout::AgentMatch::Named => "named",
+                    keepout::AgentMatch::Star => "star",
+                    keepout::AgentMatch::None => "none",
+                },
+                rule: decision.rule().map(RuleJson::new),
+                groups: decision.groups().map(GroupRefJson::new).collect(),
+                robots: &robots_json[input.origin],
+            };
+            serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        } else {
+            if !announced[input.origin] {
+                announced[input.origin] = true;
+                writeln!(out, "{}", source_summary(&loaded[input.origin]))?;
+            }
+            let verdict = if decision.allowed() {
+                "ALLOWED"
+            } else {
+                "DISALLOWED"
+            };
+            writeln!(out, "{verdict:<10} {}  {}", input.url, why(&decision))?;
+        }
+    }
+    out.flush()?;
+    Ok(if any_disallowed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One `check --json` line.
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    url: &'a str,
+    allowed: bool,
+    cause: &'static str,
+    agent: &'a str,
+    agent_match: &'static str,
+    rule: Option<RuleJson<'a>>,
+    groups: Vec<GroupRefJson<'a>>,
+    robots: &'a RobotsJson,
+}
+
+fn cause_name(cause: Cause) -> &'static str {
+    match cause {
+        Cause::Rule => "rule",
+        Cause::NoMatchingRule => "no_matching_rule",
+        Cause::NoGroup => "no_group",
+        Cause::RobotsTxt => "robots_txt",
+        Cause::Unavailable => "unavailable",
+        Cause::Unreachable => "unreachable",
+        _ => "other",
+    }
+}
+
+/// The reason after the verdict in text output.
+fn why(d: &Decision<'_>) -> String {
+    match d.cause() {
+        Cause::Rule => match d.rule() {
+            Some(rule) => format!(
+                "line {}: {rule}  ({})",
+                rule.line(),
+                group_label(rule.group())
+            ),
+            None => d.to_string(),
+        },
+        Cause::NoMatchingRule => {
+            let groups: Vec<String> = d.groups().map(group_label).collect();
+            format!("no rule matches  ({})", groups.join("; "))
+        }
+        Cause::NoGroup => String::from("no group for this user-agent and no '*' group"),
+        Cause::RobotsTxt => String::from("/robots.txt is always allowed"),
+        Cause::Unavailable => String::from("robots.txt unavailable, everything allowed"),
+        Cause::Unreachable => String::from("robots.txt unreachable, everything disallowed"),
+        _ => d.to_string(),
+    }
+}
+
+/// Refuses an agent no robots.txt group can name.
+fn check_agent(agent: &str) -> Result<(), Failure> {
+    let agent = agent.trim();
+    let star = agent.starts_with('*') && agent[1..].chars().next().is_none_or(char::is_whitespace);
+    let token = agent.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if star || token {
+        Ok(())
+    } else {
+        Err(Failure::Input(format!(
+            "--agent {agent:?} does not start with a product token (letters, digits, '_', '-'), e.g. ExampleBot"
+        )))
+    }
+}
+
+/// The URLs from the arguments, with `-` expanded from stdin, each with its
+/// stdin line number if it came from there.
+fn read_urls(args: &[String]) -> Result<Vec<(String, Option<usize>)>, Failure> {
+    let mut urls = Vec::new();
+    let mut stdin_read = false;
+    for arg in args {
+        if arg != "-" {
+            urls.push((arg.clone(), None));
+            continue;
+        }
+        if stdin_read {
+            continue;
+        }
+        stdin_read = true;
+        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line.map_err(|e| Failure::Input(format!("cannot read stdin: {e}")))?;
+            let url = line.trim();
+            if url.is_empty() || url.starts_with('#') {
+                continue;
+            }
+            urls.push((url.to_owned(), Some(n + 1)));
+        }
+    }
+    if urls.is_empty() {
+        return Err(Failure::Input(String::from("no URLs to check")));
+    }
+    Ok(urls)
+}
+
+/// Fetches each origin's robots.txt once, a bounded number at a time,
+/// keeping the order of `origins`.
+async fn fetch_all(
+    fetcher: &Fetcher,
+    origins: &[String],
+    concurrency: usize,
+    show_progress: bool,
+) -> Result<Vec<Loaded>, Failure> {
+    let permits = Arc::new(Semaphore::new(concurrency));
+    let mut tasks = JoinSet::new();
+    for (i, origin) in origins.iter().enumerate() {
+        let fetch = fetcher.fetch(origin);
+        let permits = Arc::clone(&permits);
+        tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            (i, fetch.await)
+        });
+    }
+    let mut progress = Progress::new("fetching robots.txt", origins.len(), show_progress);
+    let mut fetched: Vec<Option<Robots>> = vec![None; origins.len()];
+    while let Some(joined) = tasks.join_next().await {
+        let (i, result) =
+            joined.map_err(|e| Failure::Input(format!("robots.txt fetch failed: {e}")))?;
+        fetched[i] = Some(result.map_err(|e| Failure::Input(e.to_string()))?);
+        progress.inc();
+    }
+    progress.finish();
+    Ok(fetched
+        .into_iter()
+        .map(|r| Loaded::fetched(r.expect("every origin was fetched")))
+        .collect())
+}

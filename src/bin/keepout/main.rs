@@ -1,0 +1,105 @@
+//! `keepout`: ask whether a crawler may fetch URLs and which robots.txt line
+//! says so, and lint robots.txt files (RFC 9309).
+//!
+//! Exit codes: 0 when every URL checked is allowed (and always for `show`),
+//! 1 when any URL is disallowed, 2 on bad input, with a one-line
+//! `keepout: error: ...` on stderr.
+
+mod check;
+mod output;
+mod progress;
+mod show;
+mod source;
+
+use std::io;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+/// Check URLs against robots.txt and explain the deciding line, or lint a
+/// robots.txt file (RFC 9309).
+#[derive(Parser)]
+#[command(name = "keepout", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// For each URL: ALLOWED or DISALLOWED, the deciding line and its
+    /// group, or why no rule applies.
+    #[command(after_help = check::AFTER_HELP)]
+    Check(check::Args),
+    /// Show a robots.txt: how it was fetched, its groups, rules, crawl
+    /// delays, request rates, sitemaps, records and lint warnings.
+    #[command(after_help = show::AFTER_HELP)]
+    Show(show::Args),
+}
+
+/// Options for fetching robots.txt over HTTP, shared by both commands.
+#[derive(clap::Args, Clone, Debug)]
+struct FetchArgs {
+    /// Seconds allowed for each robots.txt fetch, redirects included.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    timeout: u64,
+    /// How many robots.txt files to fetch at once.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..))]
+    concurrency: u16,
+}
+
+impl FetchArgs {
+    /// A fetcher with keepout's own User-Agent and these options.
+    fn fetcher(&self) -> Result<keepout::Fetcher, Failure> {
+        keepout::Fetcher::builder()
+            .timeout(Duration::from_secs(self.timeout.max(1)))
+            .build()
+            .map_err(|e| Failure::Input(e.to_string()))
+    }
+}
+
+/// Why the command stopped early.
+#[derive(Debug)]
+enum Failure {
+    /// Bad input: printed as one line, exit code 2.
+    Input(String),
+    /// Writing the output failed.
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Output(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Check(args) => check::run(args).await,
+            Command::Show(args) => show::run(args).await,
+        }
+    });
+    match result {
+        Ok(code) => code,
+        Err(Failure::Input(message)) => fail(&message),
+        // `keepout check ... | head`: the reader has all it wants.
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => fail(&format!("cannot write the output: {e}")),
+    }
+}
+
+/// Prints the one-line error and returns exit code 2.
+fn fail(message: &str) -> ExitCode {
+    eprintln!("keepout: error: {message}");
+    ExitCode::from(2)
+}

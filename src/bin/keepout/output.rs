@@ -1,0 +1,304 @@
+//! Text and JSON forms shared by the commands. The JSON field names are a
+//! public contract, documented in the README; add fields, never rename.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use keepout::fetch::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
+use keepout::{GroupView, RequestRate, RuleKind, RuleView, WarningKind};
+use serde::Serialize;
+
+use crate::source::Loaded;
+
+/// How a robots.txt was obtained, as repeated on every `check` object.
+#[derive(Serialize)]
+pub struct RobotsJson {
+    /// The file path, or the robots.txt URL requested.
+    pub source: String,
+    /// HTTP status of the last response; null for a file or no response.
+    pub status: Option<u16>,
+    /// The last URL requested (after redirects); null for a file.
+    pub final_url: Option<String>,
+    /// Redirects followed.
+    pub redirects: u8,
+    /// `file`, `fetched`, `not_modified`, `unavailable` or `unreachable`.
+    pub result: &'static str,
+    /// Why unavailable or unreachable, in words; null otherwise.
+    pub reason: Option<String>,
+}
+
+impl RobotsJson {
+    pub fn new(loaded: &Loaded) -> RobotsJson {
+        match loaded.robots.fetch_outcome() {
+            Some(o) => RobotsJson {
+                source: o.robots_url().to_string(),
+                status: o.status().map(|s| s.as_u16()),
+                final_url: Some(o.final_url().to_string()),
+                redirects: o.redirects(),
+                result: result_name(o.result()),
+                reason: result_reason(o.result()),
+            },
+            None => RobotsJson {
+                source: loaded.source(),
+                status: None,
+                final_url: None,
+                redirects: 0,
+                result: "file",
+                reason: None,
+            },
+        }
+    }
+}
+
+/// The full fetch outcome, for `show`.
+#[derive(Serialize)]
+pub struct FetchJson {
+    pub robots_url: String,
+    pub final_url: String,
+    pub status: Option<u16>,
+    pub redirects: u8,
+    pub result: &'static str,
+    pub reason: Option<String>,
+    pub fetched_at: String,
+    pub expires_at: String,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub body_bytes: usize,
+    pub truncated_at_cap: bool,
+}
+
+impl FetchJson {
+    pub fn new(o: &FetchOutcome) -> FetchJson {
+        FetchJson {
+            robots_url: o.robots_url().to_string(),
+            final_url: o.final_url().to_string(),
+            status: o.status().map(|s| s.as_u16()),
+            redirects: o.redirects(),
+            result: result_name(o.result()),
+            reason: result_reason(o.result()),
+            fetched_at: rfc3339(o.fetched_at()),
+            expires_at: rfc3339(o.expires_at()),
+            etag: o.etag().map(str::to_owned),
+            last_modified: o.last_modified().map(str::to_owned),
+            body_bytes: o.body_bytes(),
+            truncated_at_cap: o.truncated_at_cap(),
+        }
+    }
+}
+
+/// A rule, for `check`.
+#[derive(Serialize)]
+pub struct RuleJson<'a> {
+    pub line: u32,
+    pub kind: &'static str,
+    pub pattern: &'a str,
+    pub normalized: &'a str,
+}
+
+impl<'a> RuleJson<'a> {
+    pub fn new(rule: RuleView<'a>) -> RuleJson<'a> {
+        RuleJson {
+            line: rule.line(),
+            kind: kind_name(rule.kind()),
+            pattern: rule.pattern(),
+            normalized: rule.normalized(),
+        }
+    }
+}
+
+/// A group, as named in `check` results.
+#[derive(Serialize)]
+pub struct GroupRefJson<'a> {
+    pub line: u32,
+    pub agents: Vec<&'a str>,
+}
+
+impl<'a> GroupRefJson<'a> {
+    pub fn new(group: GroupView<'a>) -> GroupRefJson<'a> {
+        GroupRefJson {
+            line: group.line(),
+            agents: group.agents().collect(),
+        }
+    }
+}
+
+/// A `Request-rate`.
+#[derive(Serialize)]
+pub struct RateJson {
+    pub requests: u32,
+    pub per_secs: u64,
+    /// `HHMM-HHMM` (UTC), or null.
+    pub window: Option<String>,
+}
+
+impl RateJson {
+    pub fn new(rate: RequestRate) -> RateJson {
+        RateJson {
+            requests: rate.requests,
+            per_secs: rate.per.as_secs(),
+            window: rate.window.map(|(a, b)| format!("{a:04}-{b:04}")),
+        }
+    }
+}
+
+pub fn kind_name(kind: RuleKind) -> &'static str {
+    match kind {
+        RuleKind::Allow => "allow",
+        RuleKind::Disallow => "disallow",
+    }
+}
+
+pub fn result_name(result: &FetchResult) -> &'static str {
+    match result {
+        FetchResult::Fetched => "fetched",
+        FetchResult::NotModified => "not_modified",
+        FetchResult::Unavailable(_) => "unavailable",
+        FetchResult::Unreachable(_) => "unreachable",
+        _ => "other",
+    }
+}
+
+fn result_reason(result: &FetchResult) -> Option<String> {
+    match result {
+        FetchResult::Unavailable(why) => Some(why.to_string()),
+        FetchResult::Unreachable(why) => Some(why.to_string()),
+        _ => None,
+    }
+}
+
+/// The stable JSON name of a parser warning.
+pub fn warning_name(kind: &WarningKind) -> &'static str {
+    match kind {
+        WarningKind::Misspelled { .. } => "misspelled",
+        WarningKind::UnknownKey { .. } => "unknown_key",
+        WarningKind::MissingColon => "missing_colon",
+        WarningKind::Unparsable => "unparsable",
+        WarningKind::RuleOutsideGroup => "rule_outside_group",
+        WarningKind::PatternNotRooted => "pattern_not_rooted",
+        WarningKind::InvalidUserAgent => "invalid_user_agent",
+        WarningKind::InvalidValue { .. } => "invalid_value",
+        WarningKind::Duplicate { .. } => "duplicate",
+        WarningKind::EmptyValue { .. } => "empty_value",
+        WarningKind::LineTooLong => "line_too_long",
+        WarningKind::NulByte => "nul_byte",
+        _ => "other",
+    }
+}
+
+/// One line about a fetch, e.g.
+/// `https://example.com/robots.txt: 503 Service Unavailable: unreachable, everything disallowed`.
+pub fn fetch_summary(o: &FetchOutcome) -> String {
+    let mut s = format!("{}: ", o.robots_url());
+    match o.status() {
+        Some(status) => s.push_str(&status.to_string()),
+        None => s.push_str("no response"),
+    }
+    if o.redirects() > 0 {
+        let hops = if o.redirects() == 1 {
+            "redirect"
+        } else {
+            "redirects"
+        };
+        s.push_str(&format!(", {} {hops} to {}", o.redirects(), o.final_url()));
+    }
+    match o.result() {
+        FetchResult::Fetched | FetchResult::NotModified => {
+            if matches!(o.result(), FetchResult::NotModified) {
+                s.push_str(", not modified");
+            }
+            s.push_str(&format!(", {} bytes", o.body_bytes()));
+            if o.truncated_at_cap() {
+                s.push_str(", truncated at the size limit");
+            }
+        }
+        FetchResult::Unavailable(why) => {
+            s.push_str(": unavailable");
+            if !matches!(why, UnavailableReason::Status(_)) {
+                s.push_str(&format!(" ({why})"));
+            }
+            s.push_str(", everything allowed");
+        }
+        FetchResult::Unreachable(why) => {
+            s.push_str(": unreachable");
+            if !matches!(why, UnreachableReason::Status(_)) {
+                s.push_str(&format!(" ({why})"));
+            }
+            s.push_str(", everything disallowed");
+        }
+        other => s.push_str(&format!(": {other}")),
+    }
+    s
+}
+
+/// The first line about a robots.txt in text output.
+pub fn source_summary(loaded: &Loaded) -> String {
+    match (&loaded.file, loaded.robots.fetch_outcome()) {
+        (Some(file), _) => format!("{}: local file, {} bytes", file.path, file.len),
+        (None, Some(outcome)) => fetch_summary(outcome),
+        (None, None) => String::from("(no source)"),
+    }
+}
+
+/// `group at line 5: User-agent: a, b`
+pub fn group_label(group: GroupView<'_>) -> String {
+    format!(
+        "group at line {}: User-agent: {}",
+        group.line(),
+        group.agents().collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// `2s`, `0.5s`
+pub fn seconds(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
+}
+
+/// `2025-03-01T12:00:00Z` (UTC, whole seconds).
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// `23h 59m`, `5m`, `now` for how long until `t`.
+pub fn until(t: SystemTime) -> String {
+    match t.duration_since(SystemTime::now()) {
+        Ok(d) if d.as_secs() >= 60 => {
+            let (h, m) = (d.as_secs() / 3600, d.as_secs() / 60 % 60);
+            if h > 0 {
+                format!("in {h}h {m}m")
+            } else {
+                format!("in {m}m")
+            }
+        }
+        Ok(_) => String::from("in under a minute"),
+        Err(_) => String::from("already expired"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        let at = |s| rfc3339(UNIX_EPOCH + Duration::from_secs(s));
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+}

@@ -1,0 +1,265 @@
+//! `keepout show`: what a robots.txt says, how it was fetched, and what is
+//! wrong with it.
+
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+use keepout::RuleKind;
+use keepout::fetch::MIN_BODY_LIMIT;
+use serde::Serialize;
+
+use crate::output::{
+    FetchJson, RateJson, fetch_summary, group_label, rfc3339, seconds, until, warning_name,
+};
+use crate::source::{Loaded, Source};
+use crate::{Failure, FetchArgs};
+
+pub const AFTER_HELP: &str = "\
+A URL (http:// or https://) fetches the robots.txt of its origin, whatever its
+path; anything else is read as a local file.
+
+Warnings cover misspelled keys that were accepted, unknown keys, rules outside
+groups, patterns starting with neither '/' nor '*', rules shadowed by another
+rule of their group (they never decide), lines over the line limit and files
+over the 500 KiB a crawler must read (RFC 9309 section 2.5).
+
+Exit status: 0, or 2 on bad input (unreadable file, invalid URL).";
+
+/// Arguments of `keepout show`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// One JSON object per robots.txt, one per line (JSON Lines).
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    fetch: FetchArgs,
+
+    /// robots.txt files, or http(s) URLs whose origin's robots.txt is
+    /// fetched.
+    #[arg(required = true, value_name = "FILE|URL")]
+    sources: Vec<String>,
+}
+
+pub async fn run(args: Args) -> Result<ExitCode, Failure> {
+    let sources = args
+        .sources
+        .iter()
+        .map(|s| Source::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fetcher = args.fetch.fetcher()?;
+    let mut loaded = Vec::with_capacity(sources.len());
+    for source in &sources {
+        loaded.push(source.load(&fetcher).await?);
+    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for (i, l) in loaded.iter().enumerate() {
+        if args.json {
+            serde_json::to_writer(&mut out, &ShowJson::new(l)).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        } else {
+            if i > 0 {
+                writeln!(out)?;
+            }
+            text(&mut out, l)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A lint warning: the parser's, or one found here.
+struct Lint {
+    line: Option<u32>,
+    kind: &'static str,
+    message: String,
+}
+
+/// Every warning, in line order (whole-file ones last).
+fn lints(l: &Loaded) -> Vec<Lint> {
+    let robots = &l.robots;
+    let mut lints: Vec<Lint> = robots
+        .warnings()
+        .iter()
+        .map(|w| Lint {
+            line: Some(w.line),
+            kind: warning_name(&w.kind),
+            message: w.kind.to_string(),
+        })
+        .collect();
+    lints.extend(robots.shadowed_rules().iter().map(|s| Lint {
+        line: Some(s.line()),
+        kind: "shadowed_rule",
+        message: s.to_string(),
+    }));
+    if let Some(line) = l.file.as_ref().and_then(|f| f.cap_line) {
+        let len = l.file.as_ref().map_or(0, |f| f.len);
+        lints.push(Lint {
+            line: Some(line),
+            kind: "file_too_large",
+            message: format!(
+                "file is {len} bytes; crawlers need read only the first {MIN_BODY_LIMIT} (500 KiB, RFC 9309 section 2.5), so this line and the rest may be ignored (keepout's fetcher ignores them)"
+            ),
+        });
+    }
+    if let Some(o) = robots.fetch_outcome().filter(|o| o.truncated_at_cap()) {
+        lints.push(Lint {
+            line: None,
+            kind: "file_too_large",
+            message: format!(
+                "body longer than the fetch limit; only the complete lines in the first {} bytes were read (RFC 9309 section 2.5)",
+                o.body_bytes()
+            ),
+        });
+    }
+    lints.sort_by_key(|w| w.line.unwrap_or(u32::MAX));
+    lints
+}
+
+fn text(out: &mut impl Write, l: &Loaded) -> std::io::Result<()> {
+    let robots = &l.robots;
+    match (&l.file, robots.fetch_outcome()) {
+        (Some(file), _) => writeln!(out, "{}: local file, {} bytes", file.path, file.len)?,
+        (None, Some(o)) => {
+            writeln!(out, "{}", fetch_summary(o))?;
+            writeln!(
+                out,
+                "  fetched {}, expires {} ({})",
+                rfc3339(o.fetched_at()),
+                rfc3339(o.expires_at()),
+                until(o.expires_at())
+            )?;
+            if let Some(etag) = o.etag() {
+                writeln!(out, "  etag {etag}")?;
+            }
+            if let Some(modified) = o.last_modified() {
+                writeln!(out, "  last-modified {modified}")?;
+            }
+        }
+        (None, None) => {}
+    }
+
+    writeln!(out, "groups: {}", robots.groups().len())?;
+    for g in robots.groups() {
+        writeln!(out, "  {}", group_label(g))?;
+        let allow = g.rules().filter(|r| r.kind() == RuleKind::Allow).count();
+        let total = g.rules().len();
+        let mut details = format!(
+            "{total} {} ({allow} allow, {} disallow)",
+            if total == 1 { "rule" } else { "rules" },
+            total - allow
+        );
+        if let Some(d) = g.crawl_delay() {
+            details.push_str(&format!(", crawl-delay {}", seconds(d)));
+        }
+        if let Some(r) = g.request_rate() {
+            details.push_str(&format!(", request-rate {r}"));
+        }
+        writeln!(out, "    {details}")?;
+    }
+    writeln!(out, "sitemaps: {}", robots.sitemaps().len())?;
+    for s in robots.sitemaps() {
+        writeln!(out, "  {s}")?;
+    }
+    if let Some(host) = robots.host() {
+        writeln!(out, "host: {host}")?;
+    }
+    if !robots.records().is_empty() {
+        writeln!(out, "other records: {}", robots.records().len())?;
+        for r in robots.records() {
+            writeln!(out, "  line {}: {}: {}", r.line, r.key, r.value)?;
+        }
+    }
+    let lints = lints(l);
+    writeln!(out, "warnings: {}", lints.len())?;
+    for w in &lints {
+        match w.line {
+            Some(line) => writeln!(out, "  line {line}: {}", w.message)?,
+            None => writeln!(out, "  {}", w.message)?,
+        }
+    }
+    Ok(())
+}
+
+/// One `show --json` line.
+#[derive(Serialize)]
+struct ShowJson<'a> {
+    source: String,
+    fetch: Option<FetchJson>,
+    body_bytes: usize,
+    groups: Vec<GroupJson<'a>>,
+    sitemaps: Vec<&'a str>,
+    host: Option<&'a str>,
+    warnings: Vec<WarningJson>,
+    records: Vec<RecordJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct GroupJson<'a> {
+    line: u32,
+    agents: Vec<&'a str>,
+    rules: usize,
+    allow: usize,
+    disallow: usize,
+    crawl_delay_secs: Option<f64>,
+    request_rate: Option<RateJson>,
+}
+
+#[derive(Serialize)]
+struct WarningJson {
+    line: Option<u32>,
+    kind: &'static str,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct RecordJson<'a> {
+    line: u32,
+    key: &'a str,
+    value: &'a str,
+}
+
+impl<'a> ShowJson<'a> {
+    fn new(l: &'a Loaded) -> ShowJson<'a> {
+        let robots = &l.robots;
+        ShowJson {
+            source: l.source(),
+            fetch: robots.fetch_outcome().map(FetchJson::new),
+            body_bytes: l.file.as_ref().map_or(robots.body_len(), |f| f.len),
+            groups: robots
+                .groups()
+                .map(|g| {
+                    let allow = g.rules().filter(|r| r.kind() == RuleKind::Allow).count();
+                    GroupJson {
+                        line: g.line(),
+                        agents: g.agents().collect(),
+                        rules: g.rules().len(),
+                        allow,
+                        disallow: g.rules().len() - allow,
+                        crawl_delay_secs: g.crawl_delay().map(|d| d.as_secs_f64()),
+                        request_rate: g.request_rate().map(RateJson::new),
+                    }
+                })
+                .collect(),
+            sitemaps: robots.sitemaps().collect(),
+            host: robots.host(),
+            warnings: lints(l)
+                .into_iter()
+                .map(|w| WarningJson {
+                    line: w.line,
+                    kind: w.kind,
+                    message: w.message,
+                })
+                .collect(),
+            records: robots
+                .records()
+                .iter()
+                .map(|r| RecordJson {
+                    line: r.line,
+                    key: &r.key,
+                    value: &r.value,
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Where a robots.txt comes from: a local file, or an HTTP(S) fetch.
+
+use keepout::Robots;
+use keepout::fetch::{Fetcher, MIN_BODY_LIMIT};
+
+use crate::Failure;
+
+/// A robots.txt to read, as named on the command line.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A local file.
+    File(String),
+    /// An http(s) URL: the robots.txt of its origin is fetched, whatever
+    /// its path.
+    Url(String),
+}
+
+impl Source {
+    /// Reads a `FILE|URL` argument: a value with a `scheme://` prefix is a
+    /// URL (http and https only), anything else a local path.
+    pub fn parse(value: &str) -> Result<Source, Failure> {
+        let is_url = value.split_once("://").is_some_and(|(scheme, _)| {
+            !scheme.is_empty()
+                && scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+        });
+        if !is_url {
+            return Ok(Source::File(value.to_owned()));
+        }
+        keepout::fetch::robots_url(value).map_err(|e| Failure::Input(e.to_string()))?;
+        Ok(Source::Url(value.to_owned()))
+    }
+
+    /// Reads the file or fetches the URL's robots.txt.
+    pub async fn load(&self, fetcher: &Fetcher) -> Result<Loaded, Failure> {
+        match self {
+            Source::File(path) => {
+                let bytes = std::fs::read(path).map_err(|e| {
+                    Failure::Input(format!("cannot read robots.txt file {path:?}: {e}"))
+                })?;
+                Ok(Loaded {
+                    robots: Robots::parse(&bytes),
+                    file: Some(LocalFile {
+                        path: path.clone(),
+                        len: bytes.len(),
+                        cap_line: cap_line(&bytes),
+                    }),
+                })
+            }
+            Source::Url(url) => Ok(Loaded::fetched(
+                fetcher
+                    .fetch(url)
+                    .await
+                    .map_err(|e| Failure::Input(e.to_string()))?,
+            )),
+        }
+    }
+}
+
+/// A robots.txt, parsed, and where it came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The rules. Fetched ones carry their [`FetchOutcome`](keepout::FetchOutcome).
+    pub robots: Robots,
+    /// Set when the rules were read from a local file.
+    pub file: Option<LocalFile>,
+}
+
+impl Loaded {
+    /// Rules fetched over HTTP.
+    pub fn fetched(robots: Robots) -> Loaded {
+        Loaded { robots, file: None }
+    }
+
+    /// The file path, or the robots.txt URL fetched.
+    pub fn source(&self) -> String {
+        match (&self.file, self.robots.fetch_outcome()) {
+            (Some(file), _) => file.path.clone(),
+            (None, Some(outcome)) => outcome.robots_url().to_string(),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+/// A robots.txt read from disk.
+#[derive(Debug, Clone)]
+pub struct LocalFile {
+    /// The path as given.
+    pub path: String,
+    /// Its size in bytes.
+    pub len: usize,
+    /// When the file is larger than a fetch reads (500 KiB, RFC 9309
+    /// section 2.5): the line holding the first byte past that limit.
+    pub cap_line: Option<u32>,
+}
+
+/// The line holding the first byte past [`MIN_BODY_LIMIT`], if the file
+/// is that long.
+fn cap_line(bytes: &[u8]) -> Option<u32> {
+    (bytes.len() > MIN_BODY_LIMIT).then(|| {
+        1 + bytes[..MIN_BODY_LIMIT]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u32
+    })
+}

@@ -1,0 +1,625 @@
+//! The `keepout` binary, run as a user would: against a local file and local
+//! HTTP servers (wiremock). Verdicts, deciding lines, exit codes, JSON shape,
+//! stdin batches, bad input, and `show`'s lints.
+#![cfg(feature = "cli")]
+
+use std::process::Stdio;
+
+use serde_json::Value;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// The example file (see `tests/data/cli/robots.txt` for its line numbers).
+const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cli/robots.txt");
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    fn json(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+
+    /// Exit code 2 and a single `keepout: error:` line mentioning `needle`.
+    fn assert_bad_input(&self, needle: &str) {
+        assert_eq!(self.code, 2, "stderr: {}", self.stderr);
+        assert_eq!(self.stdout, "");
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line: {}", self.stderr);
+        assert!(lines[0].starts_with("keepout: error: "), "{}", lines[0]);
+        assert!(lines[0].contains(needle), "{:?} in {}", needle, lines[0]);
+    }
+}
+
+/// Runs the binary with `args`, feeding it `stdin`.
+async fn keepout(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keepout"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the keepout binary runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).await.unwrap();
+    drop(input);
+    let out = child.wait_with_output().await.unwrap();
+    Run {
+        code: out.status.code().expect("exited"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// A server answering `/robots.txt` with `response`, expected `times` times.
+async fn serve(response: ResponseTemplate, times: u64) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(response)
+        .expect(times)
+        .mount(&server)
+        .await;
+    server
+}
+
+// --- check against a local file: verdicts, deciding lines, exit codes ---
+
+#[tokio::test]
+async fn check_file_verdicts_and_deciding_lines() {
+    let run = keepout(
+        &[
+            "check",
+            "--agent",
+            "SomeBot",
+            "--robots",
+            FILE,
+            "https://example.com/private/x",
+            "https://example.com/private/press/1",
+            "https://example.com/search?q=1",
+            "https://example.com/about",
+            "https://example.com/robots.txt",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 1, "a URL is disallowed: {}", run.stderr);
+    assert_eq!(
+        run.lines(),
+        [
+            format!("{FILE}: local file, 455 bytes").as_str(),
+            "DISALLOWED https://example.com/private/x  line 6: Disallow: /private  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/private/press/1  line 7: Allow: /private/press  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/search?q=1  line 11: Allow: /search*  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/about  no rule matches  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/robots.txt  /robots.txt is always allowed",
+        ]
+    );
+    assert_eq!(run.stderr, "");
+}
+
+#[tokio::test]
+async fn exit_0_when_all_allowed() {
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "SomeBot",
+            "-r",
+            FILE,
+            "https://example.com/",
+            "https://example.com/private/press",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.lines()
+            .iter()
+            .skip(1)
+            .all(|l| l.starts_with("ALLOWED "))
+    );
+}
+
+#[tokio::test]
+async fn named_group_and_user_agent_header_value() {
+    // The whole User-Agent header is accepted; its product token names the
+    // group at line 14 (which lists two agents).
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "ExampleBot/2.1 (+https://example.com/bot)",
+            "-r",
+            FILE,
+            "https://example.com/private/press",
+            "https://example.com/public/page",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        &run.lines()[1..],
+        [
+            "DISALLOWED https://example.com/private/press  line 16: Disallow: /  (group at line 14: User-agent: ExampleBot, OtherBot/2.0)",
+            "ALLOWED    https://example.com/public/page  line 17: Allow: /public/  (group at line 14: User-agent: ExampleBot, OtherBot/2.0)",
+        ]
+    );
+}
+
+// --- JSON ---
+
+#[tokio::test]
+async fn check_json_lines_shape() {
+    let run = keepout(
+        &[
+            "check",
+            "--json",
+            "-a",
+            "SomeBot",
+            "-r",
+            FILE,
+            "https://example.com/private/x",
+            "https://example.com/about",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 1);
+    let objects = run.json();
+    assert_eq!(objects.len(), 2, "one object per URL, no header line");
+    let robots = serde_json::json!({
+        "source": FILE, "status": null, "final_url": null, "redirects": 0,
+        "result": "file", "reason": null,
+    });
+    assert_eq!(
+        objects[0],
+        serde_json::json!({
+            "url": "https://example.com/private/x",
+            "allowed": false,
+            "cause": "rule",
+            "agent": "SomeBot",
+            "agent_match": "star",
+            "rule": {"line": 6, "kind": "disallow", "pattern": "/private", "normalized": "/private"},
+            "groups": [{"line": 5, "agents": ["*"]}],
+            "robots": robots,
+        })
+    );
+    assert_eq!(objects[1]["allowed"], true);
+    assert_eq!(objects[1]["cause"], "no_matching_rule");
+    assert_eq!(objects[1]["rule"], Value::Null);
+}
+
+// --- stdin batches ---
+
+#[tokio::test]
+async fn stdin_batch_keeps_order_and_skips_comments() {
+    let stdin = "# a batch\nhttps://example.com/private/1\n\n  https://example.com/open  \nhttps://example.com/private/press/2\n";
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "SomeBot",
+            "-r",
+            FILE,
+            "https://example.com/first",
+            "-",
+        ],
+        stdin,
+    )
+    .await;
+    assert_eq!(run.code, 1);
+    let verdicts: Vec<(&str, &str)> = run.lines()[1..]
+        .iter()
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next().unwrap(), words.next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("ALLOWED", "https://example.com/first"),
+            ("DISALLOWED", "https://example.com/private/1"),
+            ("ALLOWED", "https://example.com/open"),
+            ("ALLOWED", "https://example.com/private/press/2"),
+        ]
+    );
+}
+
+// --- bad input: exit 2 and one line naming what was wrong ---
+
+#[tokio::test]
+async fn bad_input_exits_2_with_one_line() {
+    let check = |robots: &'static str, url: &'static str| async move {
+        keepout(&["check", "-a", "SomeBot", "-r", robots, url], "").await
+    };
+    check("/no/such/robots.txt", "https://example.com/")
+        .await
+        .assert_bad_input("cannot read robots.txt file \"/no/such/robots.txt\"");
+    check(FILE, "example.com/x")
+        .await
+        .assert_bad_input("invalid URL \"example.com/x\"");
+    check(FILE, "ftp://example.com/x")
+        .await
+        .assert_bad_input("unsupported scheme \"ftp\"");
+    check("ftp://example.com/robots.txt", "https://example.com/")
+        .await
+        .assert_bad_input("unsupported scheme \"ftp\"");
+    // A bad line in a batch names its line; nothing is checked.
+    keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        "https://example.com/\nnot a url\n",
+    )
+    .await
+    .assert_bad_input("stdin line 2: invalid URL \"not a url\"");
+    keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        "\n# nothing\n",
+    )
+    .await
+    .assert_bad_input("no URLs to check");
+    keepout(
+        &["check", "-a", "!", "-r", FILE, "https://example.com/"],
+        "",
+    )
+    .await
+    .assert_bad_input("--agent \"!\"");
+    keepout(&["show", "/no/such/file"], "")
+        .await
+        .assert_bad_input("/no/such/file");
+    keepout(&["show", "https://"], "")
+        .await
+        .assert_bad_input("invalid URL");
+
+    // Usage errors come from clap, also with exit code 2.
+    let run = keepout(&["check", "https://example.com/"], "").await;
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--agent"), "{}", run.stderr);
+}
+
+// --- fetching each origin's robots.txt ---
+
+#[tokio::test]
+async fn fetches_each_origin_once_and_keeps_input_order() {
+    let a = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /private\n"),
+        1,
+    )
+    .await;
+    let b = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: examplebot\nDisallow: /\n"),
+        1,
+    )
+    .await;
+    let (a, b) = (a.uri(), b.uri());
+    let urls = [
+        format!("{a}/private/x"),
+        format!("{b}/anything"),
+        format!("{a}/public"),
+        format!("{b}/more"),
+    ];
+    let mut args = vec!["check", "--agent", "ExampleBot"];
+    args.extend(urls.iter().map(String::as_str));
+    let run = keepout(&args, "").await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines(),
+        [
+            format!("{a}/robots.txt: 200 OK, 33 bytes"),
+            format!(
+                "DISALLOWED {a}/private/x  line 2: Disallow: /private  (group at line 1: User-agent: *)"
+            ),
+            format!("{b}/robots.txt: 200 OK, 35 bytes"),
+            format!(
+                "DISALLOWED {b}/anything  line 2: Disallow: /  (group at line 1: User-agent: examplebot)"
+            ),
+            format!("ALLOWED    {a}/public  no rule matches  (group at line 1: User-agent: *)"),
+            format!(
+                "DISALLOWED {b}/more  line 2: Disallow: /  (group at line 1: User-agent: examplebot)"
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn fetched_json_names_the_robots_fetch() {
+    let server = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /private\n"),
+        1,
+    )
+    .await;
+    let base = server.uri();
+    let run = keepout(
+        &[
+            "check",
+            "--json",
+            "-a",
+            "ExampleBot",
+            &format!("{base}/private/x"),
+            &format!("{base}/ok"),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 1);
+    let objects = run.json();
+    assert_eq!(objects.len(), 2);
+    assert_eq!(
+        objects[0]["robots"],
+        serde_json::json!({
+            "source": format!("{base}/robots.txt"),
+            "status": 200,
+            "final_url": format!("{base}/robots.txt"),
+            "redirects": 0,
+            "result": "fetched",
+            "reason": null,
+        })
+    );
+    assert_eq!(objects[0]["rule"]["line"], 2);
+    assert_eq!(objects[1]["allowed"], true);
+}
+
+#[tokio::test]
+async fn unreachable_origin_disallows_everything() {
+    let server = serve(ResponseTemplate::new(503), 1).await;
+    let base = server.uri();
+    let run = keepout(&["check", "-a", "ExampleBot", &format!("{base}/")], "").await;
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.lines(),
+        [
+            format!(
+                "{base}/robots.txt: 503 Service Unavailable: unreachable, everything disallowed"
+            ),
+            format!("DISALLOWED {base}/  robots.txt unreachable, everything disallowed"),
+        ]
+    );
+
+    let server = serve(ResponseTemplate::new(503), 1).await;
+    let base = server.uri();
+    let run = keepout(
+        &["check", "--json", "-a", "ExampleBot", &format!("{base}/")],
+        "",
+    )
+    .await;
+    let object = &run.json()[0];
+    assert_eq!(object["allowed"], false);
+    assert_eq!(object["cause"], "unreachable");
+    assert_eq!(object["robots"]["status"], 503);
+    assert_eq!(object["robots"]["result"], "unreachable");
+    assert_eq!(object["robots"]["reason"], "HTTP 503 Service Unavailable");
+}
+
+#[tokio::test]
+async fn unavailable_origin_allows_everything() {
+    let server = serve(ResponseTemplate::new(404), 1).await;
+    let base = server.uri();
+    let run = keepout(
+        &["check", "-a", "ExampleBot", &format!("{base}/private")],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(
+        run.lines(),
+        [
+            format!("{base}/robots.txt: 404 Not Found: unavailable, everything allowed"),
+            format!("ALLOWED    {base}/private  robots.txt unavailable, everything allowed"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn robots_url_option_fetches_that_origin_once() {
+    let server = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    let robots = format!("{}/some/page", server.uri());
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "ExampleBot",
+            "--robots",
+            &robots,
+            "https://elsewhere.example/x",
+            "https://elsewhere.example/y",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        &run.lines()[1..],
+        [
+            "DISALLOWED https://elsewhere.example/x  line 2: Disallow: /x  (group at line 1: User-agent: *)",
+            "ALLOWED    https://elsewhere.example/y  no rule matches  (group at line 1: User-agent: *)",
+        ]
+    );
+}
+
+// --- show ---
+
+#[tokio::test]
+async fn show_file_groups_sitemaps_and_warnings() {
+    let run = keepout(&["show", FILE], "").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want = format!(
+        "\
+{FILE}: local file, 455 bytes
+groups: 2
+  group at line 5: User-agent: *
+    6 rules (2 allow, 4 disallow), crawl-delay 2s
+  group at line 14: User-agent: ExampleBot, OtherBot/2.0
+    3 rules (1 allow, 2 disallow), request-rate 1/5s
+sitemaps: 2
+  https://example.com/sitemap.xml
+  https://example.com/news.xml
+host: example.com
+other records: 1
+  line 19: Noindex: /drafts/
+warnings: 6
+  line 3: rule before any user-agent line; ignored
+  line 8: misspelled key \"Disalow\" read as Disallow
+  line 10: 'Disallow: /private' never decides: it repeats line 6 'Disallow: /private'
+  line 12: 'Disallow: /search' never decides: line 11 'Allow: /search*' matches the same paths and is longer
+  line 19: unknown key \"Noindex\" (kept as a record)
+  line 20: pattern starts with neither '/' nor '*'; it matches no path
+"
+    );
+    assert_eq!(run.stdout, want);
+}
+
+#[tokio::test]
+async fn show_json_shape() {
+    let run = keepout(&["show", "--json", FILE], "").await;
+    assert_eq!(run.code, 0);
+    let objects = run.json();
+    assert_eq!(objects.len(), 1);
+    let o = &objects[0];
+    assert_eq!(o["source"], FILE);
+    assert_eq!(o["fetch"], Value::Null);
+    assert_eq!(o["body_bytes"], 455);
+    assert_eq!(
+        o["groups"],
+        serde_json::json!([
+            {"line": 5, "agents": ["*"], "rules": 6, "allow": 2, "disallow": 4,
+             "crawl_delay_secs": 2.0, "request_rate": null},
+            {"line": 14, "agents": ["ExampleBot", "OtherBot/2.0"], "rules": 3, "allow": 1,
+             "disallow": 2, "crawl_delay_secs": null,
+             "request_rate": {"requests": 1, "per_secs": 5, "window": null}},
+        ])
+    );
+    assert_eq!(
+        o["sitemaps"],
+        serde_json::json!([
+            "https://example.com/sitemap.xml",
+            "https://example.com/news.xml"
+        ])
+    );
+    assert_eq!(o["host"], "example.com");
+    assert_eq!(
+        o["records"],
+        serde_json::json!([{"line": 19, "key": "Noindex", "value": "/drafts/"}])
+    );
+    let warnings: Vec<(u64, &str)> = o["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            assert!(w["message"].is_string());
+            (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            (3, "rule_outside_group"),
+            (8, "misspelled"),
+            (10, "shadowed_rule"),
+            (12, "shadowed_rule"),
+            (19, "unknown_key"),
+            (20, "pattern_not_rooted"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn show_fetched_after_a_redirect() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(ResponseTemplate::new(301).insert_header("location", "/real-robots.txt"))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/real-robots.txt"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .insert_header("etag", "\"v1\"")
+                .set_body_string(
+                    "User-agent: *\nDisallow: /a\nSitemap: https://example.com/s.xml\n",
+                ),
+        )
+        .mount(&server)
+        .await;
+    let base = server.uri();
+
+    let run = keepout(&["show", &format!("{base}/any/page")], "").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = run.lines();
+    assert_eq!(
+        lines[0],
+        format!("{base}/robots.txt: 200 OK, 1 redirect to {base}/real-robots.txt, 62 bytes")
+    );
+    assert!(
+        lines[1].starts_with("  fetched ") && lines[1].contains(", expires "),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "  etag \"v1\"");
+    assert!(
+        run.stdout
+            .contains("\nsitemaps: 1\n  https://example.com/s.xml\n")
+    );
+
+    let run = keepout(&["show", "--json", &base], "").await;
+    let fetch = &run.json()[0]["fetch"];
+    assert_eq!(fetch["robots_url"], format!("{base}/robots.txt"));
+    assert_eq!(fetch["final_url"], format!("{base}/real-robots.txt"));
+    assert_eq!(fetch["status"], 200);
+    assert_eq!(fetch["redirects"], 1);
+    assert_eq!(fetch["result"], "fetched");
+    assert_eq!(fetch["etag"], "\"v1\"");
+    assert_eq!(fetch["truncated_at_cap"], false);
+    assert!(fetch["expires_at"].as_str().unwrap().ends_with('Z'));
+}
+
+#[tokio::test]
+async fn show_flags_files_over_the_size_limit() {
+    // 600 KB of rules: the line holding byte 512,001 is flagged.
+    let line = "Disallow: /some/long/path/to/keep/out/of/the/index\n";
+    let mut body = String::from("User-agent: *\n");
+    while body.len() <= 600_000 {
+        body.push_str(line);
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join("keepout-cli-large-robots.txt");
+    std::fs::write(&file, &body).unwrap();
+    let run = keepout(&["show", "--json", file.to_str().unwrap()], "").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let warnings = run.json()[0]["warnings"].as_array().unwrap().clone();
+    let big: Vec<&Value> = warnings
+        .iter()
+        .filter(|w| w["kind"] == "file_too_large")
+        .collect();
+    assert_eq!(big.len(), 1);
+    let want_line = 1 + body.as_bytes()[..512_000]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    assert_eq!(big[0]["line"], want_line);
+    // The same rule repeated is reported as shadowed, every time.
+    let shadowed = warnings
+        .iter()
+        .filter(|w| w["kind"] == "shadowed_rule")
+        .count();
+    assert_eq!(shadowed, body.lines().count() - 2);
+}
