@@ -1,5 +1,7 @@
 //! Every limit keepout applies, and what happens past it.
 //!
+//! # Parsing
+//!
 //! | limit | value | past it |
 //! |---|---|---|
 //! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning |
@@ -7,8 +9,36 @@
 //! | rules, groups, user-agents per file | none | memory and parse time grow linearly with the body |
 //! | pattern matching | O(path + pattern) per rule | no backtracking, whatever the pattern |
 //!
-//! The fetcher adds its own limits (body cap, redirects, timeouts); see
-//! [`fetch`](crate::fetch).
+//! # Fetching
+//!
+//! The [`fetch`](crate::fetch) module docs give the status table these
+//! outcomes come from. Whatever the server does, a fetch ends within its
+//! total timeout with a [`FetchResult`](crate::fetch::FetchResult): past
+//! any limit below it is one of [`Fetched`](crate::fetch::FetchResult::Fetched)
+//! (truncated), [`Unavailable`](crate::fetch::FetchResult::Unavailable)
+//! (allow all) or [`Unreachable`](crate::fetch::FetchResult::Unreachable)
+//! (disallow all), never an error or a panic. `tests/adversarial.rs` has a
+//! hostile server for each row.
+//!
+//! | limit | value | past it |
+//! |---|---|---|
+//! | body | [`body_limit`](crate::fetch::FetcherBuilder::body_limit): [`MIN_BODY_LIMIT`](crate::fetch::MIN_BODY_LIMIT) = 512,000 bytes (500 KiB, RFC 9309 section 2.5) by default, and the least [`build`](crate::fetch::FetcherBuilder::build) accepts ([`Error::InvalidConfig`](crate::Error::InvalidConfig) below it) | counted after content decoding, so a gzip, deflate or brotli bomb is inflated only up to the limit; reading stops there and the connection is dropped, so the rest is neither downloaded nor inflated; the last partial line is dropped and the complete lines are parsed: [`Fetched`](crate::fetch::FetchResult::Fetched) with [`truncated_at_cap`](crate::FetchOutcome::truncated_at_cap). A body in a single-byte charset or UTF-16 is transcoded to UTF-8 after the cut, which can at most triple it. A `Content-Length` is never trusted for an allocation beyond the limit |
+//! | bodies of other responses | not read | the body of a redirect, 4xx, 5xx or other non-2xx response is dropped unread, however long it is |
+//! | redirect hops | [`max_redirects`](crate::fetch::FetcherBuilder::max_redirects): [`DEFAULT_MAX_REDIRECTS`](crate::fetch::DEFAULT_MAX_REDIRECTS) = 5 in a row (RFC 9309 section 2.3.1.2) | one more is [`TooManyRedirects`](crate::fetch::UnavailableReason::TooManyRedirects); a redirect back to a URL already requested is [`RedirectLoop`](crate::fetch::UnavailableReason::RedirectLoop) at once; a missing, empty or unparsable `Location` or one to another scheme (`ftp:`, `file:`, `data:`, ...) is unavailable without a request: all allow all |
+//! | total time | [`timeout`](crate::fetch::FetcherBuilder::timeout): [`DEFAULT_TIMEOUT`](crate::fetch::DEFAULT_TIMEOUT) = 10 s; must be above zero | one deadline for the whole fetch: DNS, connecting, TLS, every redirect, 1xx responses, the head and the body. A server that stalls, dribbles (one byte per second), or sends `102 Processing` forever ends as [`Timeout`](crate::fetch::UnreachableReason::Timeout) (disallow all), keeping the status if the head had arrived |
+//! | connecting | [`connect_timeout`](crate::fetch::FetcherBuilder::connect_timeout): none of its own by default; must be above zero | bounds each connection attempt, for the fetcher's own client only; past it: [`Timeout`](crate::fetch::UnreachableReason::Timeout), disallow all. The total timeout bounds connecting anyway |
+//! | response head | hyper's HTTP/1 limits, for the fetcher's own client: status line and headers within hyper's read buffer (408 KiB: 8 KiB + 100 × 4 KiB), at most 100 header fields; HTTP/2 header lists up to 16 KiB | the response is refused as soon as the limit is passed: [`Unreachable`](crate::fetch::FetchResult::Unreachable) (disallow all), well before the timeout, having read no more than the limit |
+//! | chunked framing | hyper's limits: 16 KiB of chunk extensions per body, 16 KiB of trailers; chunk sizes must fit 64 bits | [`Body`](crate::fetch::UnreachableReason::Body) (disallow all) |
+//! | invalid HTTP | no leniency beyond hyper's (bare LF line ends, HTTP/1.0 bodies read to the close) | a garbage or HTTP/0.9 status line, a status outside 100–999, an invalid or conflicting `Content-Length`, control bytes in a header: [`Unreachable`](crate::fetch::FetchResult::Unreachable) (disallow all). A three-digit status in no defined class (`999`) or an unasked-for `101` counts as a server error: unreachable |
+//! | body shorter than `Content-Length` | — | [`TruncatedBody`](crate::fetch::UnreachableReason::TruncatedBody) (disallow all); bytes past a `Content-Length` are ignored, and the connection is not reused for them |
+//! | freshness of rules | at most 24 hours (RFC 9309 section 2.4); `Cache-Control: max-age`, `Expires` and `Age` shorten it | [`is_expired`](crate::FetchOutcome::is_expired) turns true: a re-fetch is due. Values past the clock's range are capped, never overflow |
+//! | freshness of unreachable results | [`unreachable_ttl`](crate::fetch::FetcherBuilder::unreachable_ttl): [`DEFAULT_UNREACHABLE_TTL`](crate::fetch::DEFAULT_UNREACHABLE_TTL) = 1 hour, never more than 24 hours whatever is configured; `Retry-After` sets it directly (up to 24 hours) | a re-fetch is due |
+//! | concurrency | none inside the fetcher: one fetch is one request at a time; the client's pool keeps idle connections (no per-host cap, closed after 90 s idle) | limit it in the crawler, e.g. with a [`tokio::sync::Semaphore`]. `examples/many_fetches.rs` measured 10,000 spawned fetches, 256 at a time against slow servers (debug build): about 2 KiB per waiting fetch and 33 KiB per fetch in progress, server side included; `examples/stream_memory.rs` measured the peak of one fetch of an endless body or 1 GiB gzip bomb at under 2 MiB above the baseline |
+//!
+//! A client given to [`client`](crate::fetch::FetcherBuilder::client) brings
+//! its own connect timeout, decompression and HTTP limits; the body limit,
+//! redirect counting (with redirects off in that client) and total timeout
+//! still apply.
 
 /// The longest line read, in octets: 2083 × 8 − 1, the limit of Google's
 /// parser. RFC 9309 sets none.

@@ -320,7 +320,8 @@ impl FetcherBuilder {
 
     /// The longest an unreachable result (disallow all) stays fresh, so a
     /// passing outage is retried soon; caching headers or `Retry-After` may
-    /// shorten it (or, for `Retry-After`, extend it up to 24 hours).
+    /// shorten it (or, for `Retry-After`, extend it up to 24 hours). Values
+    /// above 24 hours act as 24 hours (RFC 9309 section 2.4).
     pub fn unreachable_ttl(mut self, ttl: Duration) -> Self {
         self.unreachable_ttl = ttl;
         self

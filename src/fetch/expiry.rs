@@ -39,7 +39,9 @@ pub(crate) fn unreachable_expiry(
             return now + delay.min(MAX_FRESHNESS);
         }
     }
-    expiry_from_headers(headers, now).min(now + ttl)
+    // Capping `ttl` first changes nothing (the expiry is within a day) and
+    // keeps a huge configured TTL from overflowing `SystemTime`.
+    expiry_from_headers(headers, now).min(now + ttl.min(MAX_FRESHNESS))
 }
 
 /// The freshness lifetime the headers grant, before the 24 h cap.
@@ -174,6 +176,9 @@ mod tests {
             Duration::from_secs(600)
         );
         assert_eq!(after(&[("retry-after", "whenever")]), hour);
+        // A configured TTL beyond any clock's range is capped, not added.
+        let forever = unreachable_expiry(&headers(&[]), now, Duration::MAX);
+        assert_eq!(forever.duration_since(now).unwrap(), DAY);
     }
 
     #[test]

@@ -36,6 +36,10 @@
 //! (ISO-8859-1, Windows-1252, UTF-16, ...) or a UTF-16 BOM is transcoded to
 //! UTF-8 before parsing.
 //!
+//! [`limits`](crate::limits) lists every limit the fetcher applies (body,
+//! redirects, timeouts, response heads, expiry, concurrency) and what
+//! happens past each.
+//!
 //! Rules expire (section 2.4) per `Cache-Control: max-age` or `Expires`,
 //! capped at 24 hours, 24 hours by default; `no-store`, `no-cache` and
 //! `max-age=0` mean re-fetch next time. Unreachable results expire after
