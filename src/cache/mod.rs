@@ -235,12 +235,7 @@ impl RobotsCache {
         };
         inner.count_fetch(&fetched, true);
         let now = inner.clock.now();
-        let new = Arc::new(Entry::after_fetch(
-            Some(&old),
-            fetched,
-            now,
-            &inner.policy,
-        ));
+        let new = Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy));
         let put = Arc::clone(&new);
         inner
             .map
@@ -510,9 +505,12 @@ impl RobotsCacheBuilder {
         );
         map = match capacity {
             Capacity::Entries(n) => map.max_capacity(n),
-            Capacity::Bytes(n) => map.max_capacity(n).weigher(|key: &String, entry: &Arc<Entry>| {
-                u32::try_from(key.len() + entry.weight).unwrap_or(u32::MAX)
-            }),
+            Capacity::Bytes(n) => {
+                map.max_capacity(n)
+                    .weigher(|key: &String, entry: &Arc<Entry>| {
+                        u32::try_from(key.len() + entry.weight).unwrap_or(u32::MAX)
+                    })
+            }
         };
         Ok(RobotsCache {
             inner: Arc::new(Inner {
