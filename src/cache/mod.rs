@@ -251,6 +251,9 @@ impl RobotsCache {
             })
             .await;
         claim.0 = None;
+        if new.is_stale_copy() {
+            Counters::bump(&inner.counters.stale_served);
+        }
         Arc::clone(&new.served)
     }
 
