@@ -31,9 +31,10 @@ pub enum Error {
         /// The input as given.
         input: String,
     },
-    /// A [`FetcherBuilder`](crate::fetch::FetcherBuilder) option has a value
-    /// the fetcher cannot use.
-    #[error("invalid fetcher option `{option}`: {reason}")]
+    /// A [`FetcherBuilder`](crate::fetch::FetcherBuilder) or
+    /// [`RobotsCacheBuilder`](crate::RobotsCacheBuilder) option has a value
+    /// that cannot be used.
+    #[error("invalid option `{option}`: {reason}")]
     InvalidConfig {
         /// The builder method whose value was refused.
         option: &'static str,

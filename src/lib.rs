@@ -38,6 +38,7 @@
 //! | `agent` | choosing the groups for a crawler's product token |
 //! | [`Robots`], [`Agent`], [`Decision`] | the questions a crawler asks, and why the answer |
 //! | [`fetch`] | HTTP fetching per RFC 9309 section 2.3 |
+//! | [`cache`] | one fetch per origin for all of a crawler's tasks ([`RobotsCache`]), RFC 9309 section 2.4 |
 //! | [`limits`] | every limit, and what happens past it |
 //!
 //! # Where keepout departs from Google's library
@@ -58,6 +59,7 @@
 #![deny(missing_docs)]
 
 mod agent;
+pub mod cache;
 mod error;
 mod explain;
 pub mod fetch;
@@ -72,6 +74,7 @@ mod robots;
 mod view;
 
 pub use agent::AgentMatch;
+pub use cache::{CacheStats, RobotsCache, RobotsCacheBuilder};
 pub use error::Error;
 pub use explain::{Cause, Decision};
 pub use fetch::{FetchOutcome, FetchResult, Fetcher, FetcherBuilder};

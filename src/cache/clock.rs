@@ -1,0 +1,85 @@
+//! The cache's notion of "now", injectable for tests.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
+
+/// Where a [`RobotsCache`](crate::RobotsCache) reads the time.
+///
+/// The cache decides freshness, retry times and the stale limit by this
+/// clock alone. A fetch's lifetime is read from its
+/// [`FetchOutcome`](crate::FetchOutcome) as a duration
+/// (`expires_at - fetched_at`) and anchored at the clock's `now` when the
+/// fetch completed, so a test can move a [`ManualClock`] forward by days
+/// while the fetcher keeps stamping real wall-clock times.
+///
+/// The clock is `SystemTime`-based because fetch outcomes are; it is not
+/// tokio's clock, so `tokio::time::pause` does not move it (and a paused
+/// tokio clock would also fire the fetcher's timeouts while it waits on a
+/// real socket). A clock that follows tokio's paused time can be written in
+/// a few lines by adding `tokio::time::Instant` elapsed time to a fixed
+/// `SystemTime`.
+pub trait Clock: Send + Sync + fmt::Debug + 'static {
+    /// The current time.
+    fn now(&self) -> SystemTime;
+}
+
+/// The system's wall clock: [`SystemTime::now`]. The default.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+/// A clock that only moves when told to, for tests. Clones share one time,
+/// so keep a clone to [`advance`](Self::advance) the clock given to the cache.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use keepout::cache::{Clock, ManualClock};
+///
+/// let clock = ManualClock::new(SystemTime::UNIX_EPOCH);
+/// let handle = clock.clone();
+/// handle.advance(Duration::from_secs(90));
+/// assert_eq!(clock.now(), SystemTime::UNIX_EPOCH + Duration::from_secs(90));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ManualClock {
+    now: Arc<Mutex<SystemTime>>,
+}
+
+impl Default for ManualClock {
+    /// A manual clock starting at the current system time.
+    fn default() -> Self {
+        ManualClock::new(SystemTime::now())
+    }
+}
+
+impl ManualClock {
+    /// A clock standing at `start`.
+    pub fn new(start: SystemTime) -> ManualClock {
+        ManualClock {
+            now: Arc::new(Mutex::new(start)),
+        }
+    }
+
+    /// Moves the clock forward by `by`.
+    pub fn advance(&self, by: Duration) {
+        let mut now = self.now.lock().unwrap_or_else(PoisonError::into_inner);
+        *now += by;
+    }
+
+    /// Sets the clock to `to` (backwards too).
+    pub fn set(&self, to: SystemTime) {
+        *self.now.lock().unwrap_or_else(PoisonError::into_inner) = to;
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> SystemTime {
+        *self.now.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}

@@ -1,0 +1,276 @@
+//! One origin's cached state, and how each fetch result moves it.
+//!
+//! ```text
+//!                2xx / 304 / 4xx                       unreachable
+//!   (none) ───────────────────────► Fresh ◄──────┐   (5xx, 429, network)
+//!     │                              │  ▲        │
+//!     │ unreachable                  │  │ 2xx/304/4xx
+//!     ▼                              ▼  │        │
+//!   NoCopy ──── 2xx / 4xx ────►    Stale ────────┘
+//!     │   (disallow all)         (last good copy)
+//!     │                              │
+//!     └── unreachable past the stale limit ──► GaveUp (policy: allow or disallow all)
+//! ```
+//!
+//! Every state has a `next_check` time: a `get` at or after it fetches again
+//! (one task does; the others keep being served the current value).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime};
+
+use crate::Robots;
+use crate::fetch::FetchResult;
+
+/// What to serve for an origin unreachable for longer than the stale limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AfterStaleLimit {
+    /// Treat robots.txt as unavailable: allow all, as RFC 9309 section
+    /// 2.3.1.4 permits after 30 days of unreachability. The default.
+    #[default]
+    AllowAll,
+    /// Keep disallowing everything until the server answers again.
+    DisallowAll,
+}
+
+/// The timing rules a cache applies, from its builder.
+#[derive(Debug, Clone)]
+pub(crate) struct Policy {
+    /// First retry delay after an unreachable result.
+    pub(crate) retry_delay: Duration,
+    /// The longest retry delay, however many failures in a row.
+    pub(crate) max_backoff: Duration,
+    /// How long a last good copy is served while unreachable, from when it
+    /// was last fetched or confirmed.
+    pub(crate) stale_limit: Duration,
+    /// What to serve past the stale limit.
+    pub(crate) after_stale_limit: AfterStaleLimit,
+    /// The shortest freshness given to a fetched file, whatever its caching
+    /// headers say (`no-store` would otherwise mean a fetch per lookup).
+    pub(crate) min_ttl: Duration,
+}
+
+impl Policy {
+    /// The delay before retry number `failures` (1 for the first failure):
+    /// `retry_delay`, doubling per failure, capped at `max_backoff`.
+    pub(crate) fn backoff(&self, failures: u32) -> Duration {
+        let doublings = failures.saturating_sub(1).min(32);
+        self.retry_delay
+            .saturating_mul(1u32 << doublings.min(31))
+            .min(self.max_backoff)
+    }
+}
+
+/// Where an origin stands.
+#[derive(Debug, Clone)]
+pub(crate) enum State {
+    /// The server answered (2xx, 304, or 4xx meaning allow all) at
+    /// `confirmed_at`; the served value is that answer.
+    Fresh { confirmed_at: SystemTime },
+    /// Unreachable since a good answer at `confirmed_at`: serving that
+    /// answer (RFC 9309 section 2.4) and retrying with backoff.
+    Stale {
+        confirmed_at: SystemTime,
+        failures: u32,
+    },
+    /// Unreachable and never answered since `since`: disallow all (RFC 9309
+    /// section 2.3.1.4), retrying with backoff.
+    NoCopy { since: SystemTime, failures: u32 },
+    /// Unreachable for longer than the stale limit, counted from `since`:
+    /// served per [`AfterStaleLimit`], retrying with backoff.
+    GaveUp { since: SystemTime, failures: u32 },
+}
+
+/// One origin's cached value. Immutable once in the cache, apart from the
+/// refresh flag; each fetch makes a new entry.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    /// What `get` returns.
+    pub(crate) served: Arc<Robots>,
+    pub(crate) state: State,
+    /// When to contact the server again.
+    pub(crate) next_check: SystemTime,
+    /// Estimated retained bytes, for the weigher.
+    pub(crate) weight: usize,
+    /// Set while one task re-fetches this entry (single-flight refresh).
+    refreshing: AtomicBool,
+}
+
+impl Entry {
+    fn new(served: Arc<Robots>, state: State, next_check: SystemTime) -> Entry {
+        let weight = served.heap_bytes() + std::mem::size_of::<Entry>() + 256;
+        Entry {
+            served,
+            state,
+            next_check,
+            weight,
+            refreshing: AtomicBool::new(false),
+        }
+    }
+
+    /// The entry after `fetched` arrived at `now`, following `previous` (none
+    /// for an origin not cached).
+    pub(crate) fn after_fetch(
+        previous: Option<&Entry>,
+        fetched: Robots,
+        now: SystemTime,
+        policy: &Policy,
+    ) -> Entry {
+        let outcome = fetched.fetch_outcome();
+        let unreachable = outcome.is_some_and(|o| o.result().is_unreachable());
+        if !unreachable {
+            // 2xx, 304 (the fetcher hands back the previous rules) or
+            // unavailable (4xx, allow all): cached alike, for the lifetime
+            // the response's caching headers gave (RFC 9309 section 2.4,
+            // at most 24 hours), but at least `min_ttl`.
+            let lifetime = outcome
+                .and_then(|o| o.expires_at().duration_since(o.fetched_at()).ok())
+                .unwrap_or_default()
+                .max(policy.min_ttl);
+            return Entry::new(
+                Arc::new(fetched),
+                State::Fresh { confirmed_at: now },
+                now + lifetime,
+            );
+        }
+        // Unreachable. The fetcher's expiry for it (Retry-After or its
+        // `unreachable_ttl`) is not used: the cache retries on its own
+        // schedule, soon at first, then backing off.
+        let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
+            None => (None, now, 1),
+            Some((p, State::Fresh { confirmed_at })) => (Some(&p.served), *confirmed_at, 1),
+            Some((
+                p,
+                State::Stale {
+                    confirmed_at,
+                    failures,
+                },
+            )) => (Some(&p.served), *confirmed_at, failures + 1),
+            Some((_, State::NoCopy { since, failures } | State::GaveUp { since, failures })) => {
+                (None, *since, failures + 1)
+            }
+        };
+        let retry_at = now + policy.backoff(failures);
+        let limit = since + policy.stale_limit;
+        if now >= limit {
+            // RFC 9309 section 2.3.1.4: after 30 days unreachable the file
+            // may be taken as unavailable.
+            let served = match policy.after_stale_limit {
+                AfterStaleLimit::AllowAll => Robots::allow_all(),
+                AfterStaleLimit::DisallowAll => Robots::disallow_all(),
+            };
+            let served = match outcome {
+                // Keep the failed fetch's outcome, to say why.
+                Some(o) => served.with_fetch_outcome(o.clone()),
+                None => served,
+            };
+            return Entry::new(
+                Arc::new(served),
+                State::GaveUp { since, failures },
+                retry_at,
+            );
+        }
+        // Retry with backoff, but also exactly at the stale limit so the
+        // last copy is not served past it.
+        let next_check = retry_at.min(limit);
+        match good {
+            // RFC 9309 section 2.4: a cached copy may be used beyond its
+            // expiry while robots.txt is unreachable.
+            Some(good) => Entry::new(
+                Arc::clone(good),
+                State::Stale {
+                    confirmed_at: since,
+                    failures,
+                },
+                next_check,
+            ),
+            // The fetcher's value: disallow all, with the outcome.
+            None => Entry::new(
+                Arc::new(fetched),
+                State::NoCopy { since, failures },
+                next_check,
+            ),
+        }
+    }
+
+    /// Whether `get` should serve this entry without a fetch at `now`.
+    #[inline]
+    pub(crate) fn is_fresh_at(&self, now: SystemTime) -> bool {
+        now < self.next_check
+    }
+
+    /// Whether the served value is a last good copy kept through an outage.
+    pub(crate) fn is_stale_copy(&self) -> bool {
+        matches!(self.state, State::Stale { .. })
+    }
+
+    /// The value to re-fetch from: its validators make the request
+    /// conditional.
+    pub(crate) fn refresh_base(&self) -> &Robots {
+        &self.served
+    }
+
+    /// Claims the refresh of this entry; `false` if another task has it.
+    pub(crate) fn try_begin_refresh(&self) -> bool {
+        self.refreshing
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Gives the refresh back (the refreshing task was cancelled).
+    pub(crate) fn end_refresh(&self) {
+        self.refreshing.store(false, Ordering::Release);
+    }
+}
+
+/// Whether a fetch result counts as unreachable (for the error counter).
+pub(crate) fn is_unreachable(robots: &Robots) -> bool {
+    robots
+        .fetch_outcome()
+        .is_some_and(|o| o.result().is_unreachable())
+}
+
+/// Whether a fetch result is a 304.
+pub(crate) fn is_not_modified(robots: &Robots) -> bool {
+    robots
+        .fetch_outcome()
+        .is_some_and(|o| matches!(o.result(), FetchResult::NotModified))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> Policy {
+        Policy {
+            retry_delay: Duration::from_secs(60),
+            max_backoff: Duration::from_secs(3600),
+            stale_limit: Duration::from_secs(30 * 86_400),
+            after_stale_limit: AfterStaleLimit::AllowAll,
+            min_ttl: Duration::from_secs(60),
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let p = policy();
+        let secs: Vec<u64> = (1..=9).map(|n| p.backoff(n).as_secs()).collect();
+        assert_eq!(secs, [60, 120, 240, 480, 960, 1920, 3600, 3600, 3600]);
+        assert_eq!(p.backoff(u32::MAX), Duration::from_secs(3600));
+        assert_eq!(p.backoff(0), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn locally_parsed_values_count_as_answers() {
+        let now = SystemTime::UNIX_EPOCH;
+        let e = Entry::after_fetch(None, Robots::parse("x"), now, &policy());
+        assert!(matches!(e.state, State::Fresh { .. }));
+        assert_eq!(e.next_check, now + Duration::from_secs(60));
+        assert!(!e.is_fresh_at(e.next_check));
+        assert!(e.try_begin_refresh());
+        assert!(!e.try_begin_refresh());
+        e.end_refresh();
+        assert!(e.try_begin_refresh());
+    }
+}

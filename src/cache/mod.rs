@@ -1,0 +1,528 @@
+//! A shared robots.txt cache for crawlers: one fetch per origin, whatever the
+//! number of tasks, and a site's rules kept through a bad minute (RFC 9309
+//! section 2.4).
+//!
+//! [`RobotsCache`] maps each origin (scheme, host and port: the authority
+//! RFC 9309 section 2.3 puts robots.txt under) to its rules. It is built on
+//! moka's future cache, which gives single-flight loads, a capacity bound
+//! (entries, or estimated retained bytes by default) with TinyLFU eviction of
+//! the least useful entries, and lock-free reads.
+//!
+//! # What a lookup does
+//!
+//! | cached state | `get` returns | network |
+//! |---|---|---|
+//! | nothing | the fetched value, once the fetch ends | one fetch per origin, shared by concurrent `get`s (single-flight) |
+//! | fresh | the cached value | none |
+//! | due (expired, or a retry time reached) | one task re-fetches and gets the result; the others are served the current value meanwhile | one conditional request (`If-None-Match` / `If-Modified-Since` when the copy has validators) |
+//!
+//! What a fetch leads to:
+//!
+//! | fetch result | served | next fetch |
+//! |---|---|---|
+//! | 2xx | the rules | when the response expires (its caching headers, at most 24 h, at least [`min_ttl`](RobotsCacheBuilder::min_ttl)) |
+//! | 304 on a refresh | the same rules, renewed | as for 2xx |
+//! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
+//! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff) |
+//! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
+//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days) since the last good answer, or since the first failure | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable) by default | keeps retrying at the backoff |
+//!
+//! A "good copy" is any answer from the server: rules (2xx, 304) or
+//! unavailable (4xx). The cache schedules retries of unreachable origins
+//! itself; the fetcher's [`unreachable_ttl`](crate::FetcherBuilder::unreachable_ttl)
+//! and `Retry-After` are not consulted.
+//!
+//! # Time
+//!
+//! All of the cache's timing reads one injectable [`Clock`] (the system
+//! clock by default, [`ManualClock`] in tests). Lifetimes come from each
+//! [`FetchOutcome`](crate::FetchOutcome) as durations and are anchored at the
+//! clock's time when the fetch ended. Nothing runs in the background: expiry
+//! and retries are acted on by the next `get` that finds them due.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), keepout::Error> {
+//! use keepout::RobotsCache;
+//!
+//! let cache = RobotsCache::new();
+//! // Share clones between tasks: they share one cache.
+//! for url in ["https://example.com/a", "https://example.com/b"] {
+//!     if cache.is_allowed("ExampleBot", url).await? {
+//!         // fetch the page, waiting cache.crawl_delay("ExampleBot", url) between requests
+//!     }
+//! }
+//! println!("{:?}", cache.stats());
+//! # Ok(())
+//! # }
+//! ```
+
+mod clock;
+mod entry;
+mod stats;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use moka::future::Cache;
+use moka::notification::RemovalCause;
+use moka::ops::compute::Op;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use entry::AfterStaleLimit;
+pub use stats::CacheStats;
+
+use entry::{Entry, Policy};
+use stats::Counters;
+
+use crate::fetch::{Fetcher, origin_key};
+use crate::{Error, Robots};
+
+/// The default capacity: 64 MiB of estimated retained bytes.
+pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
+
+/// The default first retry delay for an unreachable robots.txt: 1 minute.
+pub const DEFAULT_RETRY_DELAY: Duration = Duration::from_secs(60);
+
+/// The default longest retry delay: 1 hour.
+pub const DEFAULT_MAX_BACKOFF: Duration = Duration::from_secs(60 * 60);
+
+/// The default time a last good copy is served while its server is
+/// unreachable: 30 days (RFC 9309 section 2.3.1.4).
+pub const DEFAULT_STALE_LIMIT: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The default shortest freshness of a fetched file: 1 minute.
+pub const DEFAULT_MIN_TTL: Duration = Duration::from_secs(60);
+
+/// A robots.txt cache shared by all of a crawler's tasks: one fetch per
+/// origin, fresh entries served without network, expired ones refreshed
+/// conditionally, last good copies kept through outages. See the
+/// [module docs](crate::cache) for the rules.
+///
+/// `Send`, `Sync`, and cheap to clone: clones share one cache.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), keepout::Error> {
+/// use keepout::{Fetcher, RobotsCache};
+///
+/// let fetcher = Fetcher::builder().user_agent("ExampleBot/1.0 (+https://example.com/bot)").build()?;
+/// let cache = RobotsCache::builder()
+///     .fetcher(fetcher)
+///     .max_entries(50_000)
+///     .build()?;
+/// let robots = cache.get("https://example.com/page").await?;
+/// println!("{:?}", robots.fetch_outcome());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct RobotsCache {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    map: Cache<String, Arc<Entry>>,
+    fetcher: Fetcher,
+    clock: Arc<dyn Clock>,
+    policy: Policy,
+    counters: Arc<Counters>,
+}
+
+impl fmt::Debug for RobotsCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RobotsCache")
+            .field("fetcher", &self.inner.fetcher)
+            .field("clock", &self.inner.clock)
+            .field("policy", &self.inner.policy)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for RobotsCache {
+    fn default() -> Self {
+        RobotsCache::new()
+    }
+}
+
+impl RobotsCache {
+    /// A cache with the default fetcher and settings (see
+    /// [`RobotsCacheBuilder`]).
+    ///
+    /// # Panics
+    ///
+    /// If the default fetcher cannot be created (see [`Fetcher::new`]).
+    pub fn new() -> RobotsCache {
+        match RobotsCacheBuilder::new().build() {
+            Ok(cache) => cache,
+            Err(error) => panic!("keepout: default robots cache: {error}"),
+        }
+    }
+
+    /// A builder to configure a cache.
+    pub fn builder() -> RobotsCacheBuilder {
+        RobotsCacheBuilder::new()
+    }
+
+    /// The rules for the origin of `url` (any URL of the site: a `&str`,
+    /// `String` or [`url::Url`]).
+    ///
+    /// Fetches only when the origin is not cached or is due (see the
+    /// [module docs](crate::cache)); concurrent calls for one origin share
+    /// one fetch. Fails only for input that can have no robots.txt (not a
+    /// URL, not http/https, no host), as [`Robots::fetch`] does; server and
+    /// network trouble give rules (the last good copy, disallow all, ...).
+    pub async fn get(&self, url: impl AsRef<str>) -> Result<Arc<Robots>, Error> {
+        let key = origin_key(url.as_ref())?;
+        let inner = &*self.inner;
+        if let Some(entry) = inner.map.get(&key).await {
+            Counters::bump(&inner.counters.hits);
+            if entry.is_fresh_at(inner.clock.now()) || !entry.try_begin_refresh() {
+                // Fresh, or another task is refreshing it: serve what is
+                // cached meanwhile.
+                if entry.is_stale_copy() {
+                    Counters::bump(&inner.counters.stale_served);
+                }
+                return Ok(Arc::clone(&entry.served));
+            }
+            return Ok(self.refresh(key, entry).await);
+        }
+        Counters::bump(&inner.counters.misses);
+        let load = async {
+            let fetched = inner.fetcher.fetch(&key).await?;
+            inner.count_fetch(&fetched, false);
+            let now = inner.clock.now();
+            Ok::<_, Error>(Arc::new(Entry::after_fetch(
+                None,
+                fetched,
+                now,
+                &inner.policy,
+            )))
+        };
+        let entry = inner
+            .map
+            .entry_by_ref(&key)
+            .or_try_insert_with(load)
+            .await
+            .map_err(|error: Arc<Error>| Error::clone(&error))?;
+        Ok(Arc::clone(&entry.value().served))
+    }
+
+    /// Re-fetches the due entry `old`, whose refresh this task has claimed.
+    async fn refresh(&self, key: String, old: Arc<Entry>) -> Arc<Robots> {
+        let inner = &*self.inner;
+        // Gives the refresh back if this future is dropped mid-fetch, so the
+        // next `get` can try; after a completed refresh the old entry stays
+        // claimed, as it is no longer in the cache.
+        struct Claim<'a>(Option<&'a Entry>);
+        impl Drop for Claim<'_> {
+            fn drop(&mut self) {
+                if let Some(entry) = self.0 {
+                    entry.end_refresh();
+                }
+            }
+        }
+        let mut claim = Claim(Some(&old));
+        let base = old.refresh_base();
+        let fetched = match inner.fetcher.refresh(base).await {
+            Ok(fetched) => fetched,
+            // Only for values not fetched, which the cache never holds; fall
+            // back to a plain fetch anyway.
+            Err(_) => match inner.fetcher.fetch(&key).await {
+                Ok(fetched) => fetched,
+                Err(_) => return Arc::clone(&old.served),
+            },
+        };
+        inner.count_fetch(&fetched, true);
+        let now = inner.clock.now();
+        let new = Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy));
+        let put = Arc::clone(&new);
+        inner
+            .map
+            .entry_by_ref(&key)
+            .and_compute_with(|current| {
+                // Replace only the entry refreshed: not one invalidated
+                // meanwhile, nor a newer one.
+                let op = match current {
+                    Some(current) if Arc::ptr_eq(current.value(), &old) => Op::Put(put),
+                    _ => Op::Nop,
+                };
+                std::future::ready(op)
+            })
+            .await;
+        claim.0 = None;
+        if new.is_stale_copy() {
+            Counters::bump(&inner.counters.stale_served);
+        }
+        Arc::clone(&new.served)
+    }
+
+    /// May `agent` fetch `url`? The rules for `url`'s origin, from
+    /// [`get`](Self::get), answer as [`Robots::is_allowed`] does.
+    ///
+    /// Fails only for input that can have no robots.txt.
+    pub async fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> Result<bool, Error> {
+        let url = url.as_ref();
+        Ok(self.get(url).await?.is_allowed(agent, url))
+    }
+
+    /// `agent`'s `Crawl-delay` on `url`'s origin (see
+    /// [`Robots::crawl_delay`]).
+    ///
+    /// Fails only for input that can have no robots.txt.
+    pub async fn crawl_delay(
+        &self,
+        agent: &str,
+        url: impl AsRef<str>,
+    ) -> Result<Option<Duration>, Error> {
+        Ok(self.get(url).await?.crawl_delay(agent))
+    }
+
+    /// Forgets the origin of `url`, so the next `get` fetches it again.
+    ///
+    /// Fails only for input that can have no robots.txt.
+    pub async fn invalidate(&self, url: impl AsRef<str>) -> Result<(), Error> {
+        let key = origin_key(url.as_ref())?;
+        self.inner.map.invalidate(&key).await;
+        Ok(())
+    }
+
+    /// Forgets every origin.
+    pub fn invalidate_all(&self) {
+        self.inner.map.invalidate_all();
+    }
+
+    /// The number of origins cached. Approximate: insertions and removals
+    /// are counted by the cache's maintenance, which runs as it is used or
+    /// when [`run_pending_tasks`](Self::run_pending_tasks) is called.
+    pub fn len(&self) -> u64 {
+        self.inner.map.entry_count()
+    }
+
+    /// Whether no origin is cached (approximate, like [`len`](Self::len)).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The counters so far (see [`CacheStats`]).
+    pub fn stats(&self) -> CacheStats {
+        let map = &self.inner.map;
+        self.inner
+            .counters
+            .snapshot(map.entry_count(), map.weighted_size())
+    }
+
+    /// Runs the cache's pending maintenance now: applies the capacity bound
+    /// (evicting) and brings [`len`](Self::len) and [`stats`](Self::stats)
+    /// up to date. It also runs on its own as the cache is used.
+    pub async fn run_pending_tasks(&self) {
+        self.inner.map.run_pending_tasks().await;
+    }
+
+    /// The fetcher used, e.g. for its
+    /// [`product_token`](Fetcher::product_token).
+    pub fn fetcher(&self) -> &Fetcher {
+        &self.inner.fetcher
+    }
+}
+
+impl Inner {
+    /// Counts a fetch that returned `fetched`.
+    fn count_fetch(&self, fetched: &Robots, refresh: bool) {
+        let c = &*self.counters;
+        Counters::bump(&c.fetches);
+        if refresh {
+            Counters::bump(&c.refreshes);
+        }
+        if entry::is_not_modified(fetched) {
+            Counters::bump(&c.not_modified);
+        }
+        if entry::is_unreachable(fetched) {
+            Counters::bump(&c.errors);
+        }
+    }
+}
+
+/// The capacity bound of a cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Capacity {
+    Entries(u64),
+    Bytes(u64),
+}
+
+/// Configures a [`RobotsCache`]. Every option has a default:
+///
+/// | option | default |
+/// |---|---|
+/// | [`fetcher`](Self::fetcher) | [`Fetcher::new`] |
+/// | [`max_bytes`](Self::max_bytes) / [`max_entries`](Self::max_entries) | 64 MiB of estimated retained bytes ([`DEFAULT_MAX_BYTES`]) |
+/// | [`min_ttl`](Self::min_ttl) | 1 minute |
+/// | [`retry_delay`](Self::retry_delay) | 1 minute |
+/// | [`max_backoff`](Self::max_backoff) | 1 hour |
+/// | [`stale_limit`](Self::stale_limit) | 30 days |
+/// | [`after_stale_limit`](Self::after_stale_limit) | [`AfterStaleLimit::AllowAll`] |
+/// | [`clock`](Self::clock) | [`SystemClock`] |
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct RobotsCacheBuilder {
+    fetcher: Option<Fetcher>,
+    max_entries: Option<u64>,
+    max_bytes: Option<u64>,
+    policy: Policy,
+    clock: Arc<dyn Clock>,
+}
+
+impl Default for RobotsCacheBuilder {
+    fn default() -> Self {
+        RobotsCacheBuilder::new()
+    }
+}
+
+impl RobotsCacheBuilder {
+    /// A builder with the default settings.
+    pub fn new() -> RobotsCacheBuilder {
+        RobotsCacheBuilder {
+            fetcher: None,
+            max_entries: None,
+            max_bytes: None,
+            policy: Policy {
+                retry_delay: DEFAULT_RETRY_DELAY,
+                max_backoff: DEFAULT_MAX_BACKOFF,
+                stale_limit: DEFAULT_STALE_LIMIT,
+                after_stale_limit: AfterStaleLimit::default(),
+                min_ttl: DEFAULT_MIN_TTL,
+            },
+            clock: Arc::new(SystemClock),
+        }
+    }
+
+    /// The fetcher to fetch with (its User-Agent, timeouts, limits).
+    pub fn fetcher(mut self, fetcher: Fetcher) -> Self {
+        self.fetcher = Some(fetcher);
+        self
+    }
+
+    /// Bound the cache to `entries` origins. Excludes
+    /// [`max_bytes`](Self::max_bytes).
+    pub fn max_entries(mut self, entries: u64) -> Self {
+        self.max_entries = Some(entries);
+        self
+    }
+
+    /// Bound the cache to about `bytes` of retained memory, each entry
+    /// weighing its rules' [`Robots::heap_bytes`] plus its key and
+    /// bookkeeping. Excludes [`max_entries`](Self::max_entries).
+    pub fn max_bytes(mut self, bytes: u64) -> Self {
+        self.max_bytes = Some(bytes);
+        self
+    }
+
+    /// The shortest time a fetched file is served before a re-fetch, even if
+    /// its caching headers say less (`no-store`, `max-age=0`), so such a
+    /// site is not fetched on every lookup.
+    pub fn min_ttl(mut self, ttl: Duration) -> Self {
+        self.policy.min_ttl = ttl;
+        self
+    }
+
+    /// How soon an unreachable robots.txt (5xx, 429, network failure) is
+    /// first retried; each further failure in a row doubles the delay up to
+    /// [`max_backoff`](Self::max_backoff). Must be more than zero.
+    pub fn retry_delay(mut self, delay: Duration) -> Self {
+        self.policy.retry_delay = delay;
+        self
+    }
+
+    /// The longest delay between retries of an unreachable robots.txt. At
+    /// least [`retry_delay`](Self::retry_delay).
+    pub fn max_backoff(mut self, delay: Duration) -> Self {
+        self.policy.max_backoff = delay;
+        self
+    }
+
+    /// How long a last good copy is served while its server is unreachable,
+    /// counted from when the copy was last fetched or confirmed by a 304;
+    /// for an origin never reached, how long it stays disallowed, counted
+    /// from the first failure. Then [`after_stale_limit`](Self::after_stale_limit)
+    /// applies. RFC 9309 section 2.3.1.4 names 30 days, the default.
+    pub fn stale_limit(mut self, limit: Duration) -> Self {
+        self.policy.stale_limit = limit;
+        self
+    }
+
+    /// What to serve past the [`stale_limit`](Self::stale_limit): allow all
+    /// (the default, as RFC 9309 section 2.3.1.4 allows) or keep
+    /// disallowing.
+    pub fn after_stale_limit(mut self, policy: AfterStaleLimit) -> Self {
+        self.policy.after_stale_limit = policy;
+        self
+    }
+
+    /// The clock the cache reads the time from (see [`Clock`]).
+    pub fn clock(mut self, clock: impl Clock) -> Self {
+        self.clock = Arc::new(clock);
+        self
+    }
+
+    /// Checks the options and creates the cache.
+    ///
+    /// Fails with [`Error::InvalidConfig`] for a zero capacity or retry
+    /// delay, a `max_backoff` below `retry_delay`, or both `max_entries` and
+    /// `max_bytes` set.
+    pub fn build(self) -> Result<RobotsCache, Error> {
+        let invalid = |option, reason: &str| Error::InvalidConfig {
+            option,
+            reason: reason.to_owned(),
+        };
+        let capacity = match (self.max_entries, self.max_bytes) {
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    "max_bytes",
+                    "set either max_entries or max_bytes, not both",
+                ));
+            }
+            (Some(0), None) => return Err(invalid("max_entries", "must be more than zero")),
+            (None, Some(0)) => return Err(invalid("max_bytes", "must be more than zero")),
+            (Some(n), None) => Capacity::Entries(n),
+            (None, Some(n)) => Capacity::Bytes(n),
+            (None, None) => Capacity::Bytes(DEFAULT_MAX_BYTES),
+        };
+        if self.policy.retry_delay.is_zero() {
+            return Err(invalid("retry_delay", "must be more than zero"));
+        }
+        if self.policy.max_backoff < self.policy.retry_delay {
+            return Err(invalid("max_backoff", "must be at least retry_delay"));
+        }
+        let fetcher = match self.fetcher {
+            Some(fetcher) => fetcher,
+            None => Fetcher::builder().build()?,
+        };
+        let counters = Arc::new(Counters::default());
+        let listener_counters = Arc::clone(&counters);
+        let mut map = Cache::builder().eviction_listener(
+            move |_key: Arc<String>, _entry: Arc<Entry>, cause: RemovalCause| {
+                if cause == RemovalCause::Size {
+                    Counters::bump(&listener_counters.evictions);
+                }
+            },
+        );
+        map = match capacity {
+            Capacity::Entries(n) => map.max_capacity(n),
+            Capacity::Bytes(n) => {
+                map.max_capacity(n)
+                    .weigher(|key: &String, entry: &Arc<Entry>| {
+                        u32::try_from(key.len() + entry.weight).unwrap_or(u32::MAX)
+                    })
+            }
+        };
+        Ok(RobotsCache {
+            inner: Arc::new(Inner {
+                map: map.build(),
+                fetcher,
+                clock: self.clock,
+                policy: self.policy,
+                counters,
+            }),
+        })
+    }
+}

@@ -1,0 +1,500 @@
+//! The robots.txt cache against local servers (wiremock), with an injected
+//! clock instead of real sleeps (RFC 9309 sections 2.4 and 2.3.1.4).
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use keepout::cache::{AfterStaleLimit, ManualClock};
+use keepout::fetch::{FetchResult, Fetcher};
+use keepout::{Access, CacheStats, Error, Robots, RobotsCache, RobotsCacheBuilder};
+use tokio::task::JoinSet;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const RULES: &str = "User-agent: *\nDisallow: /private\nCrawl-delay: 3\n";
+const AGENT: &str = "keepout";
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+const MINUTE: Duration = Duration::from_secs(60);
+
+fn rules_200() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_string(RULES)
+}
+
+/// Mounts `response` for `GET /robots.txt` on `server`.
+async fn mount(server: &MockServer, response: ResponseTemplate) {
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(response)
+        .mount(server)
+        .await;
+}
+
+/// Replaces whatever `server` answered with `response`.
+async fn remount(server: &MockServer, response: ResponseTemplate) {
+    server.reset().await;
+    mount(server, response).await;
+}
+
+async fn serve(response: ResponseTemplate) -> MockServer {
+    let server = MockServer::start().await;
+    mount(&server, response).await;
+    server
+}
+
+/// Requests the server has received so far.
+async fn requests(server: &MockServer) -> usize {
+    server.received_requests().await.map_or(0, |r| r.len())
+}
+
+/// A cache on a manual clock; the test keeps the returned clock to move it.
+fn setup() -> (RobotsCacheBuilder, ManualClock) {
+    let clock = ManualClock::new(SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000));
+    let fetcher = Fetcher::builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let builder = RobotsCache::builder().fetcher(fetcher).clock(clock.clone());
+    (builder, clock)
+}
+
+fn cache() -> (RobotsCache, ManualClock) {
+    let (builder, clock) = setup();
+    (builder.build().unwrap(), clock)
+}
+
+fn result(robots: &Robots) -> &FetchResult {
+    robots.fetch_outcome().expect("fetched").result()
+}
+
+/// `RULES` apply.
+fn assert_rules(robots: &Robots) {
+    assert_eq!(robots.access(), Access::Rules);
+    assert!(!robots.is_allowed(AGENT, "/private/x"));
+    assert!(robots.is_allowed(AGENT, "/public/x"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousand_concurrent_gets_over_fifty_origins_fetch_fifty_times() {
+    let mut servers = Vec::new();
+    for _ in 0..50 {
+        let server = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/robots.txt"))
+            .respond_with(rules_200().set_delay(Duration::from_millis(20)))
+            .expect(1)
+            .mount(&server)
+            .await;
+        servers.push(server);
+    }
+    let (cache, _clock) = cache();
+    let mut tasks = JoinSet::new();
+    for i in 0..1000 {
+        let cache = cache.clone();
+        let url = format!("{}/page/{i}", servers[i % 50].uri());
+        tasks.spawn(async move { cache.get(&url).await.unwrap() });
+    }
+    while let Some(robots) = tasks.join_next().await {
+        assert_rules(&robots.unwrap());
+    }
+    let mut total = 0;
+    for server in &servers {
+        total += requests(server).await;
+    }
+    assert_eq!(total, 50);
+    let stats = cache.stats();
+    assert_eq!(stats.fetches, 50);
+    assert_eq!(stats.hits + stats.misses, 1000);
+    assert!(stats.misses >= 50, "{stats:?}");
+    assert_eq!(stats.errors, 0);
+    cache.run_pending_tasks().await;
+    assert_eq!(cache.len(), 50);
+    // Each server checks its `.expect(1)` as it drops. That check blocks on
+    // a tokio lock, which would spin once this task's cooperative budget
+    // runs out, so yield between drops to renew it.
+    for server in servers {
+        drop(server);
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test]
+async fn fresh_entries_are_served_without_network() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    let first = cache.get(server.uri()).await.unwrap();
+    for i in 0..10 {
+        clock.advance(Duration::from_secs(3600));
+        let again = cache.get(format!("{}/x/{i}", server.uri())).await.unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+    }
+    assert_eq!(requests(&server).await, 1);
+    let stats = cache.stats();
+    assert_eq!((stats.misses, stats.hits, stats.fetches), (1, 10, 1));
+}
+
+#[tokio::test]
+async fn expiry_triggers_one_conditional_refresh() {
+    let server = MockServer::start().await;
+    // The conditional request is answered 304; mounted first so it wins.
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .and(header("if-none-match", "\"v1\""))
+        .respond_with(ResponseTemplate::new(304).set_delay(Duration::from_millis(50)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(
+            rules_200()
+                .insert_header("etag", "\"v1\"")
+                .insert_header("cache-control", "max-age=3600"),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let (cache, clock) = cache();
+    let first = cache.get(server.uri()).await.unwrap();
+    assert_eq!(result(&first), &FetchResult::Fetched);
+
+    // Still fresh a second before expiry.
+    clock.advance(Duration::from_secs(3599));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 1);
+
+    // Expired: twenty concurrent lookups, one refresh; the others are
+    // served the cached rules meanwhile.
+    clock.advance(Duration::from_secs(1));
+    let mut tasks = JoinSet::new();
+    for _ in 0..20 {
+        let cache = cache.clone();
+        let url = format!("{}/private/x", server.uri());
+        tasks.spawn(async move { cache.get(&url).await.unwrap() });
+    }
+    let mut renewed = 0;
+    while let Some(robots) = tasks.join_next().await {
+        let robots = robots.unwrap();
+        assert_rules(&robots);
+        if result(&robots) == &FetchResult::NotModified {
+            renewed += 1;
+        }
+    }
+    assert_eq!(renewed, 1, "only the refreshing lookup waits for the 304");
+    assert_eq!(requests(&server).await, 2);
+
+    // The 304 renewed the expiry: another hour without network.
+    clock.advance(Duration::from_secs(3599));
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(result(&robots), &FetchResult::NotModified);
+    assert_rules(&robots);
+    assert_eq!(requests(&server).await, 2);
+    let stats = cache.stats();
+    assert_eq!(
+        (stats.fetches, stats.refreshes, stats.not_modified),
+        (2, 1, 1)
+    );
+}
+
+#[tokio::test]
+async fn unreachable_after_a_good_copy_serves_the_good_copy_with_backoff() {
+    let server = serve(rules_200().insert_header("etag", "\"v1\"")).await;
+    let (cache, clock) = cache();
+    let good = cache.get(server.uri()).await.unwrap();
+
+    remount(&server, ResponseTemplate::new(503)).await;
+    clock.advance(DAY);
+    let served = cache.get(server.uri()).await.unwrap();
+    assert!(
+        Arc::ptr_eq(&good, &served),
+        "the good copy, not disallow all"
+    );
+    assert_rules(&served);
+    assert_eq!(requests(&server).await, 1, "one request since the reset");
+    let sent = &server.received_requests().await.unwrap()[0];
+    assert_eq!(sent.headers.get("if-none-match").unwrap(), "\"v1\"");
+
+    // Retried after the retry delay (1 minute), then after 2 minutes.
+    clock.advance(MINUTE - Duration::from_secs(1));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 1);
+    clock.advance(Duration::from_secs(1));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 2);
+    clock.advance(MINUTE);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 2, "backing off: 2 minutes now");
+    clock.advance(MINUTE);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 3);
+
+    let stats = cache.stats();
+    assert_eq!(stats.errors, 3);
+    assert_eq!(stats.stale_served, 5, "every lookup since the outage");
+
+    // Back up: fresh rules again.
+    remount(
+        &server,
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
+    )
+    .await;
+    clock.advance(4 * MINUTE);
+    let back = cache.get(server.uri()).await.unwrap();
+    assert!(!back.is_allowed(AGENT, "/public/x"));
+    assert_eq!(result(&back), &FetchResult::Fetched);
+}
+
+#[tokio::test]
+async fn unreachable_with_no_copy_disallows_and_retries_after_the_short_delay() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let (builder, clock) = setup();
+    let cache = builder
+        .retry_delay(Duration::from_secs(30))
+        .build()
+        .unwrap();
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    assert!(
+        !cache
+            .is_allowed(AGENT, format!("{}/x", server.uri()))
+            .await
+            .unwrap()
+    );
+    assert!(result(&robots).is_unreachable());
+
+    clock.advance(Duration::from_secs(29));
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    assert_eq!(requests(&server).await, 1, "not retried before the delay");
+
+    remount(&server, rules_200()).await;
+    clock.advance(Duration::from_secs(1));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 1, "one retry since the reset");
+    let stats = cache.stats();
+    assert_eq!((stats.fetches, stats.errors, stats.refreshes), (2, 1, 1));
+}
+
+#[tokio::test]
+async fn unreachable_with_no_copy_retries_by_default_after_a_minute_not_a_day() {
+    let server = serve(ResponseTemplate::new(500)).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    clock.advance(MINUTE);
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
+}
+
+#[tokio::test]
+async fn unavailable_is_cached_like_success() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(ResponseTemplate::new(404))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let (cache, clock) = cache();
+    for _ in 0..5 {
+        let robots = cache.get(server.uri()).await.unwrap();
+        assert_eq!(robots.access(), Access::AllowAll);
+        assert!(
+            cache
+                .is_allowed(AGENT, format!("{}/private/x", server.uri()))
+                .await
+                .unwrap()
+        );
+        clock.advance(Duration::from_secs(4 * 3600));
+    }
+    assert_eq!(cache.stats().errors, 0);
+}
+
+#[tokio::test]
+async fn after_the_stale_limit_the_default_allows_all() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    remount(&server, ResponseTemplate::new(503)).await;
+
+    // Unreachable from day 1 to day 30: the good copy is served.
+    clock.advance(DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    clock.advance(28 * DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    // Thirty days after the copy was fetched, it is taken as unavailable.
+    clock.advance(DAY);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::AllowAll);
+    assert!(result(&robots).is_unreachable(), "the outcome says why");
+    // And it keeps retrying.
+    clock.advance(Duration::from_secs(3600));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 4);
+}
+
+#[tokio::test]
+async fn after_the_stale_limit_disallowing_is_an_option() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let (builder, clock) = setup();
+    let cache = builder
+        .stale_limit(7 * DAY)
+        .after_stale_limit(AfterStaleLimit::DisallowAll)
+        .build()
+        .unwrap();
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    clock.advance(8 * DAY);
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+
+    // With the default policy, an origin never reached is allowed after the limit.
+    let (builder, clock) = setup();
+    let cache = builder.stale_limit(7 * DAY).build().unwrap();
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    clock.advance(6 * DAY);
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    clock.advance(DAY);
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::AllowAll
+    );
+}
+
+#[tokio::test]
+async fn capacity_evicts() {
+    let mut servers = Vec::new();
+    for _ in 0..6 {
+        servers.push(serve(rules_200()).await);
+    }
+    let (builder, _clock) = setup();
+    let cache = builder.max_entries(3).build().unwrap();
+    for server in &servers {
+        cache.get(server.uri()).await.unwrap();
+        cache.run_pending_tasks().await;
+    }
+    assert_eq!(cache.len(), 3);
+    assert_eq!(cache.stats().evictions, 3);
+
+    // By bytes: room for two small files (about 530 bytes each).
+    let (builder, _clock) = setup();
+    let cache = builder.max_bytes(1200).build().unwrap();
+    for server in &servers {
+        cache.get(server.uri()).await.unwrap();
+        cache.run_pending_tasks().await;
+    }
+    let stats = cache.stats();
+    assert!(stats.entries < 6 && stats.evictions > 0, "{stats:?}");
+    assert!(stats.weighted_size <= 1200, "{stats:?}");
+    // An evicted origin is fetched again on its next lookup.
+    for server in &servers {
+        cache.get(server.uri()).await.unwrap();
+    }
+    assert!(cache.stats().fetches > 6);
+}
+
+#[tokio::test]
+async fn invalidate_forgets_an_origin() {
+    let server = serve(rules_200()).await;
+    let (cache, _clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    cache
+        .invalidate(format!("{}/any/page", server.uri()))
+        .await
+        .unwrap();
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
+}
+
+#[tokio::test]
+async fn conveniences_and_stats() {
+    let server = serve(rules_200()).await;
+    let (cache, _clock) = cache();
+    let base = server.uri();
+    assert!(
+        !cache
+            .is_allowed(AGENT, format!("{base}/private/x"))
+            .await
+            .unwrap()
+    );
+    assert!(
+        cache
+            .is_allowed(AGENT, format!("{base}/public"))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        cache.crawl_delay(AGENT, &base).await.unwrap(),
+        Some(Duration::from_secs(3))
+    );
+    let stats = cache.stats();
+    assert_eq!((stats.hits, stats.misses, stats.fetches), (2, 1, 1));
+    assert_eq!((stats.refreshes, stats.errors, stats.evictions), (0, 0, 0));
+}
+
+#[tokio::test]
+async fn urls_that_can_have_no_robots_txt_are_errors() {
+    let (cache, _clock) = cache();
+    assert!(matches!(
+        cache.get("ftp://x/").await,
+        Err(Error::UnsupportedScheme { .. })
+    ));
+    assert!(matches!(
+        cache.is_allowed(AGENT, "not a url").await,
+        Err(Error::InvalidUrl { .. })
+    ));
+    assert!(cache.crawl_delay(AGENT, "mailto:a@b.c").await.is_err());
+    assert!(cache.invalidate("not a url").await.is_err());
+    let stats = cache.stats();
+    assert_eq!((stats.hits, stats.misses, stats.fetches), (0, 0, 0));
+}
+
+#[test]
+fn bad_options_are_refused() {
+    let cases = [
+        (RobotsCache::builder().max_entries(0), "max_entries"),
+        (RobotsCache::builder().max_bytes(0), "max_bytes"),
+        (
+            RobotsCache::builder().max_entries(9).max_bytes(9),
+            "max_bytes",
+        ),
+        (
+            RobotsCache::builder().retry_delay(Duration::ZERO),
+            "retry_delay",
+        ),
+        (
+            RobotsCache::builder().retry_delay(DAY).max_backoff(MINUTE),
+            "max_backoff",
+        ),
+    ];
+    for (builder, option) in cases {
+        let err = builder.build().unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidConfig { option: o, .. } if o == option),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn cache_and_futures_are_send_sync_clone() {
+    fn send_sync_clone<T: Send + Sync + Clone + 'static>() {}
+    fn send<T: Send>(_: &T) {}
+    send_sync_clone::<RobotsCache>();
+    send_sync_clone::<RobotsCacheBuilder>();
+    send_sync_clone::<CacheStats>();
+    let cache = RobotsCache::new();
+    send(&cache.get("http://127.0.0.1:9/"));
+    send(&cache.is_allowed(AGENT, "http://127.0.0.1:9/"));
+    send(&cache.crawl_delay(AGENT, "http://127.0.0.1:9/"));
+}
