@@ -28,6 +28,31 @@
 //! assert_eq!(why.rule().map(|r| r.line()), Some(2));
 //! ```
 //!
+//! A crawler with many tasks shares one [`RobotsCache`]: one fetch per
+//! origin, conditional refreshes, and the last good copy served while a
+//! server is down (RFC 9309 section 2.4).
+//!
+//! ```no_run
+//! # async fn run(urls: Vec<String>) -> Result<(), keepout::Error> {
+//! use keepout::{Fetcher, RobotsCache};
+//!
+//! let fetcher = Fetcher::builder().user_agent("ExampleBot/1.0 (+https://example.com/bot)").build()?;
+//! let cache = RobotsCache::builder().fetcher(fetcher).max_entries(100_000).build()?;
+//! for url in urls {
+//!     let cache = cache.clone(); // cheap: one cache for every task
+//!     tokio::spawn(async move {
+//!         if cache.is_allowed("ExampleBot", &url).await.unwrap_or(false) {
+//!             // fetch `url`, then wait `cache.crawl_delay(..)` before the next request to this host
+//!         }
+//!     });
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! The `keepout` command-line tool (cargo feature `cli`) answers the same
+//! questions from a shell: `keepout check --agent ExampleBot URL...` and
+//! `keepout show FILE|URL`.
+//!
 //! # Architecture
 //!
 //! | module | concern |
@@ -40,6 +65,7 @@
 //! | [`fetch`] | HTTP fetching per RFC 9309 section 2.3 |
 //! | [`cache`] | one fetch per origin for all of a crawler's tasks ([`RobotsCache`]), RFC 9309 section 2.4 |
 //! | [`limits`] | every limit, and what happens past it |
+//! | `src/bin/keepout/` | the command-line tool (feature `cli`) |
 //!
 //! # Where keepout departs from Google's library
 //!
