@@ -2,7 +2,7 @@
 //! running the fuzz targets under `fuzz/`. Each test names what went wrong;
 //! inputs too awkward to inline live in `tests/data/regressions/`.
 
-use keepout::{GroupView, Robots, RuleView};
+use keepout::{Cause, GroupView, ParseOptions, Robots, RuleKind, RuleView, limits};
 
 /// The views' iterators borrowed the view they came from, not just the
 /// parsed file (Rust 2024 captures every lifetime in scope in `impl Trait`),
@@ -25,4 +25,73 @@ fn view_iterators_outlive_their_views() {
         d.groups().collect()
     };
     assert_eq!(from_decision[0].line(), 1);
+}
+
+/// Bodies past 1.4 GiB could overflow the parsed form's 32-bit offsets
+/// (patterns grow up to 3x when percent-encoded), giving rules the wrong
+/// patterns or panicking on a slice. The body is now read up to
+/// `limits::MAX_BODY_LEN` = 1 GiB. Needs about 5 GiB of memory and some
+/// seconds, so it is ignored by default:
+/// `cargo test --release --test regressions -- --ignored`.
+#[test]
+#[ignore = "allocates about 5 GiB"]
+fn huge_bodies_keep_exact_offsets() {
+    // Lines of 0xFF octets, each stored as `%FF` (3x), up to 1.5 GiB.
+    let value = vec![0xFFu8; 16_000];
+    let mut line = b"Disallow: /".to_vec();
+    line.extend_from_slice(&value);
+    line.push(b'\n');
+    let target = (3usize << 30) / 2;
+    let mut body = b"User-agent: *\n".to_vec();
+    body.reserve(target + line.len());
+    while body.len() < target {
+        body.extend_from_slice(&line);
+    }
+    let robots = Robots::parse(&body);
+    drop(body);
+    let want = format!("/{}", "%FF".repeat(value.len()));
+    let mut rules = 0usize;
+    for rule in robots.groups().flat_map(|g| g.rules()) {
+        assert_eq!(rule.normalized(), want, "rule at line {}", rule.line());
+        rules += 1;
+    }
+    let cap_rules = limits::MAX_BODY_LEN / line.len();
+    assert!(rules >= cap_rules - 1 && rules <= cap_rules + 1, "{rules} rules");
+    assert!(!robots.is_allowed("bot", &format!("https://h{want}")));
+}
+
+/// A body whose value octets all need escaping grows 3x; at the line limit
+/// that is still within a rule's 16-bit length, and it matches itself.
+#[test]
+fn longest_line_of_escapes_is_kept_whole() {
+    let mut body = b"User-agent: *\nDisallow: /".to_vec();
+    let room = limits::MAX_LINE_LEN - "Disallow: /".len();
+    body.extend(std::iter::repeat_n(0x80u8, room));
+    body.extend_from_slice(b"\n");
+    let robots = Robots::parse(&body);
+    let rule = robots.groups().next().unwrap().rules().next().unwrap();
+    assert_eq!(rule.priority(), 1 + 3 * room);
+    let url = format!("https://h/{}", "%80".repeat(room));
+    let d = robots.explain("bot", &url);
+    assert_eq!(
+        (d.allowed(), d.cause(), d.rule().map(|r| r.kind())),
+        (false, Cause::Rule, Some(RuleKind::Disallow))
+    );
+}
+
+/// A UTF-16 body is transcoded before parsing; both options read it.
+#[test]
+fn utf16_body_with_odd_length_and_lone_surrogate() {
+    let mut body = vec![0xFF, 0xFE];
+    for unit in "User-agent: *\nDisallow: /a\u{0}b\nAllow: /ok\n".encode_utf16() {
+        body.extend_from_slice(&unit.to_le_bytes());
+    }
+    body.extend_from_slice(&[0x00, 0xD8, 0x41]); // lone high surrogate, odd tail
+    for robots in [
+        Robots::parse(&body),
+        ParseOptions::new().mk1996(true).parse(&body),
+    ] {
+        assert!(!robots.is_allowed("bot", "/a"));
+        assert!(robots.is_allowed("bot", "/ok"));
+    }
 }
