@@ -107,5 +107,7 @@ pub mod __fuzz {
         crate::matcher::url::path_and_query(url).into_owned()
     }
 
-    pub use crate::matcher::reference::{RefRule, allowed as reference_allowed, glob as reference_glob};
+    pub use crate::matcher::reference::{
+        RefRule, allowed as reference_allowed, glob as reference_glob,
+    };
 }

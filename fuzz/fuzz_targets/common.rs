@@ -42,7 +42,12 @@ pub fn probes(robots: &Robots, input: &Input<'_>) -> (Vec<String>, Vec<String>) 
     agents.truncate(3);
     let mut urls = input.urls.clone();
     urls.extend(
-        ["/", "https://example.com/a/b?c=d#frag", "%/%zz/%e3%83%84/ツ/%7e"].map(String::from),
+        [
+            "/",
+            "https://example.com/a/b?c=d#frag",
+            "%/%zz/%e3%83%84/ツ/%7e",
+        ]
+        .map(String::from),
     );
     for rule in robots.groups().flat_map(|g| g.rules()).take(4) {
         urls.extend(urls_for_pattern(rule.normalized()));
@@ -70,9 +75,11 @@ pub fn urls_for_pattern(normalized: &str) -> Vec<String> {
 /// anything else is read as bytes.
 pub fn text_of(body: &[u8]) -> Vec<u8> {
     match encoding_rs::Encoding::for_bom(body) {
-        Some((enc, _)) if enc != encoding_rs::UTF_8 => {
-            enc.decode_with_bom_removal(body).0.into_owned().into_bytes()
-        }
+        Some((enc, _)) if enc != encoding_rs::UTF_8 => enc
+            .decode_with_bom_removal(body)
+            .0
+            .into_owned()
+            .into_bytes(),
         _ => body.to_vec(),
     }
 }
@@ -92,7 +99,11 @@ pub fn lines(text: &[u8]) -> Vec<&[u8]> {
             }
             b'\r' => {
                 out.push(&text[start..i]);
-                i += if text.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                i += if text.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
                 start = i;
             }
             _ => i += 1,
@@ -127,7 +138,11 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
     let mut last_rule_line = 0;
     for (gi, g) in robots.groups().enumerate() {
         assert_eq!(g.index(), gi);
-        assert!(g.line() >= 1 && g.line() <= count, "group line {} of {count}", g.line());
+        assert!(
+            g.line() >= 1 && g.line() <= count,
+            "group line {} of {count}",
+            g.line()
+        );
         assert!(g.line() > last_group_line, "groups out of order");
         last_group_line = g.line();
         assert!(g.agents().len() > 0, "group without user-agent");
@@ -137,13 +152,23 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
         }
         let star = |a: &str| {
             let b = a.as_bytes();
-            b.first() == Some(&b'*') && b.get(1).is_none_or(|c| matches!(c, b' ' | b'\t' | 0x0B | 0x0C))
+            b.first() == Some(&b'*')
+                && b.get(1)
+                    .is_none_or(|c| matches!(c, b' ' | b'\t' | 0x0B | 0x0C))
         };
         assert_eq!(g.is_global(), g.agents().any(star), "is_global");
-        let _ = (g.crawl_delay(), g.request_rate().map(|r| (r.delay(), r.to_string())));
+        let _ = (
+            g.crawl_delay(),
+            g.request_rate().map(|r| (r.delay(), r.to_string())),
+        );
         write!(out, "{g} {g:?}").unwrap();
         for r in g.rules() {
-            assert!(r.line() > g.line(), "rule line {} before its group's {}", r.line(), g.line());
+            assert!(
+                r.line() > g.line(),
+                "rule line {} before its group's {}",
+                r.line(),
+                g.line()
+            );
             assert!(r.line() <= count, "rule line {} of {count}", r.line());
             assert!(r.line() > last_rule_line, "rules out of order");
             last_rule_line = r.line();
@@ -153,7 +178,11 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
             assert!(n.is_ascii(), "normal form not ASCII: {n:?}");
             assert_eq!(r.priority(), n.len());
             if let Some(line) = whole_line(&lines, r.line()) {
-                assert!(line.contains(r.pattern()), "line {line:?} lacks pattern {:?}", r.pattern());
+                assert!(
+                    line.contains(r.pattern()),
+                    "line {line:?} lacks pattern {:?}",
+                    r.pattern()
+                );
             }
             write!(out, "{r} {r:?} {}", r.kind()).unwrap();
         }
@@ -161,7 +190,11 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
     let mut last = 0;
     for w in robots.warnings() {
         assert!(w.line >= last, "warnings out of order");
-        assert!(w.line >= 1 && w.line <= count.max(1), "warning line {} of {count}", w.line);
+        assert!(
+            w.line >= 1 && w.line <= count.max(1),
+            "warning line {} of {count}",
+            w.line
+        );
         last = w.line;
         write!(out, "{w} {:?}", w.kind).unwrap();
     }
@@ -172,7 +205,12 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
     for s in robots.sitemaps() {
         assert!(!s.is_empty());
     }
-    let _ = (robots.host(), robots.heap_bytes(), robots.body_len(), robots.access());
+    let _ = (
+        robots.host(),
+        robots.heap_bytes(),
+        robots.body_len(),
+        robots.access(),
+    );
     write!(out, "{robots:?}").unwrap();
     std::hint::black_box(out);
 }
@@ -182,7 +220,11 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
 pub fn check_question(robots: &Robots, agent: &str, url: &str) {
     let allowed = robots.is_allowed(agent, url);
     let handle = robots.agent(agent);
-    assert_eq!(handle.is_allowed(url), allowed, "agent().is_allowed != is_allowed");
+    assert_eq!(
+        handle.is_allowed(url),
+        allowed,
+        "agent().is_allowed != is_allowed"
+    );
     let d = robots.explain(agent, url);
     check_decision(&d, allowed);
     let d2 = handle.explain(url);
@@ -201,10 +243,18 @@ pub fn check_question(robots: &Robots, agent: &str, url: &str) {
     // gives the same answer.
     let raw = keepout::__fuzz::path_and_query(url);
     let normal = keepout::__fuzz::normalize_path(&raw);
-    assert_eq!(keepout::__fuzz::normalize_path(&normal), normal, "normalisation not idempotent");
+    assert_eq!(
+        keepout::__fuzz::normalize_path(&normal),
+        normal,
+        "normalisation not idempotent"
+    );
     let normal = String::from_utf8(normal).expect("normal form is ASCII");
     let again = format!("https://example.com{normal}");
-    assert_eq!(robots.is_allowed(agent, &again), allowed, "{url:?} vs {again:?}");
+    assert_eq!(
+        robots.is_allowed(agent, &again),
+        allowed,
+        "{url:?} vs {again:?}"
+    );
 
     // /robots.txt is always allowed.
     assert!(robots.is_allowed(agent, "/robots.txt"));
@@ -217,10 +267,21 @@ pub fn check_decision(d: &Decision<'_>, allowed: bool) {
     match d.cause() {
         Cause::Rule => {
             let r = d.rule().expect("Cause::Rule without a rule");
-            let want = if allowed { RuleKind::Allow } else { RuleKind::Disallow };
-            assert_eq!(r.kind(), want, "deciding rule's kind disagrees with the decision");
+            let want = if allowed {
+                RuleKind::Allow
+            } else {
+                RuleKind::Disallow
+            };
+            assert_eq!(
+                r.kind(),
+                want,
+                "deciding rule's kind disagrees with the decision"
+            );
             let g = r.group().index();
-            assert!(d.groups().any(|x| x.index() == g), "deciding rule outside the applicable groups");
+            assert!(
+                d.groups().any(|x| x.index() == g),
+                "deciding rule outside the applicable groups"
+            );
             assert!(r.group().rules().any(|x| x.line() == r.line()));
         }
         Cause::NoGroup => {
@@ -237,7 +298,10 @@ pub fn check_decision(d: &Decision<'_>, allowed: bool) {
         _ => {}
     }
     let s = d.to_string();
-    assert!(s.starts_with(if allowed { "allowed" } else { "disallowed" }), "{s}");
+    assert!(
+        s.starts_with(if allowed { "allowed" } else { "disallowed" }),
+        "{s}"
+    );
     if let Some(r) = d.rule() {
         assert!(s.contains(&format!("line {}", r.line())), "{s}");
     }

@@ -29,7 +29,9 @@ impl Bytes<'_> {
     }
     fn text(&mut self, max: u8) -> String {
         let n = self.byte() % max;
-        (0..n).map(|_| ALPHABET[self.byte() as usize % ALPHABET.len()] as char).collect()
+        (0..n)
+            .map(|_| ALPHABET[self.byte() as usize % ALPHABET.len()] as char)
+            .collect()
     }
 }
 
@@ -56,7 +58,11 @@ fuzz_target!(|data: &[u8]| {
         expected.push((first, named, star));
         let rules = input.byte() % 64;
         for _ in 0..rules {
-            let kind = if input.byte() & 1 == 1 { "Allow" } else { "Disallow" };
+            let kind = if input.byte() & 1 == 1 {
+                "Allow"
+            } else {
+                "Disallow"
+            };
             let mut pattern = input.text(12);
             if !pattern.starts_with(['/', '*']) && pattern.len() > 1 {
                 pattern.replace_range(0..1, "/");
@@ -110,7 +116,12 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         let reference = keepout::__fuzz::reference_allowed(&plain, &path);
-        assert_eq!(allowed, reference, "{url:?} (path {:?}) in\n{body}", String::from_utf8_lossy(&path));
+        assert_eq!(
+            allowed,
+            reference,
+            "{url:?} (path {:?}) in\n{body}",
+            String::from_utf8_lossy(&path)
+        );
         // The deciding rule: longest, then Allow, then earliest line.
         let best = rules
             .iter()

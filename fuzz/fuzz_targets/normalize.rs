@@ -42,7 +42,10 @@ fn naive(input: &[u8], mode: Mode) -> Vec<u8> {
     while i < input.len() {
         let b = input[i];
         if b == b'%' {
-            let digits = (input.get(i + 1).and_then(|&c| hex(c)), input.get(i + 2).and_then(|&c| hex(c)));
+            let digits = (
+                input.get(i + 1).and_then(|&c| hex(c)),
+                input.get(i + 2).and_then(|&c| hex(c)),
+            );
             if let (Some(h), Some(l)) = digits {
                 let v = h * 16 + l;
                 if unreserved(v) {
@@ -103,7 +106,10 @@ fn encode(p: &str, bits: &[u8], ascii: bool) -> String {
     let protected = in_escape(bytes);
     let mut out = String::new();
     for (i, &b) in bytes.iter().enumerate() {
-        let bit = |k: usize| bits.get((i * 2 + k) / 8).is_some_and(|x| x >> ((i * 2 + k) % 8) & 1 == 1);
+        let bit = |k: usize| {
+            bits.get((i * 2 + k) / 8)
+                .is_some_and(|x| x >> ((i * 2 + k) % 8) & 1 == 1)
+        };
         let change = if ascii {
             unreserved(b) && !protected[i] && i > 0 && bit(0)
         } else {
@@ -134,13 +140,22 @@ fn url(p: &str) -> String {
 fuzz_target!(|data: &[u8]| {
     // 1. Against the naive normaliser.
     let path = keepout::__fuzz::normalize_path(data);
-    assert_eq!(path, naive(data, Mode::Path), "path {:?}", String::from_utf8_lossy(data));
+    assert_eq!(
+        path,
+        naive(data, Mode::Path),
+        "path {:?}",
+        String::from_utf8_lossy(data)
+    );
     let pattern = keepout::__fuzz::normalize_pattern(data, false);
     assert_eq!(pattern, naive(data, Mode::Pattern), "pattern");
     let literal = keepout::__fuzz::normalize_pattern(data, true);
     assert_eq!(literal, naive(data, Mode::Literal), "literal pattern");
     assert!(path.is_ascii() && pattern.is_ascii());
-    assert_eq!(keepout::__fuzz::normalize_path(&path), path, "path not a fixed point");
+    assert_eq!(
+        keepout::__fuzz::normalize_path(&path),
+        path,
+        "path not a fixed point"
+    );
     assert_eq!(keepout::__fuzz::normalize_pattern(&pattern, false), pattern);
     assert_eq!(keepout::__fuzz::normalize_pattern(&literal, true), literal);
     // A path never contains operators; a literal pattern is a path.
@@ -159,18 +174,33 @@ fuzz_target!(|data: &[u8]| {
     let spellings = [&p, &ascii, &non_ascii, &both];
     for rule in spellings {
         let robots = Robots::parse(format!("User-agent: *\nDisallow: {rule}\n"));
-        let mk1996 = ParseOptions::new().mk1996(true).parse(format!("User-agent: *\nDisallow: {rule}\n"));
+        let mk1996 = ParseOptions::new()
+            .mk1996(true)
+            .parse(format!("User-agent: *\nDisallow: {rule}\n"));
         assert_eq!(robots.groups().next().unwrap().rules().len(), 1, "{rule:?}");
         for u in spellings {
-            assert!(!robots.is_allowed("bot", &url(u)), "Disallow: {rule:?} allows {u:?}");
-            assert!(!mk1996.is_allowed("bot", &url(u)), "MK1996 Disallow: {rule:?} allows {u:?}");
+            assert!(
+                !robots.is_allowed("bot", &url(u)),
+                "Disallow: {rule:?} allows {u:?}"
+            );
+            assert!(
+                !mk1996.is_allowed("bot", &url(u)),
+                "MK1996 Disallow: {rule:?} allows {u:?}"
+            );
             // Below the path, still disallowed.
-            assert!(!robots.is_allowed("bot", &url(&format!("{u}/x"))), "{rule:?} allows {u:?}/x");
+            assert!(
+                !robots.is_allowed("bot", &url(&format!("{u}/x"))),
+                "{rule:?} allows {u:?}/x"
+            );
         }
         for other in spellings {
-            let robots = Robots::parse(format!("User-agent: *\nDisallow: {rule}\nAllow: {other}\n"));
+            let robots =
+                Robots::parse(format!("User-agent: *\nDisallow: {rule}\nAllow: {other}\n"));
             let d = robots.explain("bot", &url(&p));
-            assert!(d.allowed(), "Allow: {other:?} does not tie with Disallow: {rule:?}: {d}");
+            assert!(
+                d.allowed(),
+                "Allow: {other:?} does not tie with Disallow: {rule:?}: {d}"
+            );
         }
     }
 });

@@ -27,6 +27,10 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(default.warnings(), mk1996.warnings());
     for (a, b) in default.groups().zip(mk1996.groups()) {
         assert_eq!(a.rules().len(), b.rules().len());
-        assert!(a.rules().zip(b.rules()).all(|(x, y)| x.line() == y.line() && x.kind() == y.kind()));
+        assert!(
+            a.rules()
+                .zip(b.rules())
+                .all(|(x, y)| x.line() == y.line() && x.kind() == y.kind())
+        );
     }
 });

@@ -58,7 +58,10 @@ mod tests {
     use super::*;
 
     fn rule(allow: bool, p: &str) -> RefRule {
-        RefRule { allow, pattern: p.as_bytes().to_vec() }
+        RefRule {
+            allow,
+            pattern: p.as_bytes().to_vec(),
+        }
     }
 
     #[test]
