@@ -56,7 +56,10 @@ fn huge_bodies_keep_exact_offsets() {
         rules += 1;
     }
     let cap_rules = limits::MAX_BODY_LEN / line.len();
-    assert!(rules >= cap_rules - 1 && rules <= cap_rules + 1, "{rules} rules");
+    assert!(
+        rules >= cap_rules - 1 && rules <= cap_rules + 1,
+        "{rules} rules"
+    );
     assert!(!robots.is_allowed("bot", &format!("https://h{want}")));
 }
 
