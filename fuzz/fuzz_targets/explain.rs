@@ -49,6 +49,28 @@ fn check(robots: &Robots, input: &common::Input<'_>) {
             std::hint::black_box(format!("{d} {d:?} {bot:?} {:?}", bot.agent_match()));
         }
     }
+    // A shadowed rule never decides, wherever it matches.
+    for s in robots.shadowed_rules().iter().take(8) {
+        let (rule, by) = (s.rule(), s.by());
+        assert_eq!(rule.group().index(), by.group().index());
+        assert!(strength(by.priority(), by.kind()) >= strength(rule.priority(), rule.kind()));
+        std::hint::black_box(format!("{s} {s:?}"));
+        let Some(agent) = rule.group().agents().next() else {
+            continue;
+        };
+        let bot = robots.agent(agent);
+        if !bot.groups().any(|g| g.index() == rule.group().index()) {
+            continue;
+        }
+        for url in common::urls_for_pattern(rule.normalized()) {
+            let d = bot.explain(&url);
+            assert_ne!(
+                d.rule().map(|r| r.line()),
+                Some(rule.line()),
+                "{s} but it decides {url:?}"
+            );
+        }
+    }
     for w in robots.warnings() {
         std::hint::black_box(format!("{w} {} {w:?}", w.kind));
     }
