@@ -202,6 +202,26 @@ fn check_body(name: &str, body: &[u8], robots: &Robots) -> usize {
         );
         assert_eq!(robots.crawl_delay(agent), bot.crawl_delay());
     }
+    // A rule reported as shadowed never decides, even for URLs made from
+    // its own pattern.
+    for s in robots.shadowed_rules() {
+        let rule = s.rule();
+        assert_eq!(rule.group().index(), s.by().group().index(), "{name}: {s}");
+        let agent = rule.group().agents().next().unwrap_or_default();
+        let bot = robots.agent(agent);
+        if !bot.groups().any(|g| g.index() == rule.group().index()) {
+            continue;
+        }
+        for url in urls_for(rule.normalized()) {
+            let d = bot.explain(&url);
+            assert_ne!(
+                d.rule().map(|r| r.line()),
+                Some(rule.line()),
+                "{name}: {s}: {url}"
+            );
+            asked += 1;
+        }
+    }
     asked
 }
 
@@ -228,8 +248,17 @@ fn every_corpus_file_parses_and_answers_consistently() {
         eprintln!("{name}: {took:?}");
     }
     // Bounded work: per file and option, at most 4 crawlers x
-    // (2 URLs x MAX_RULE_URLS rules + the hostile URLs).
-    let bound = files.len() * 2 * 4 * (2 * MAX_RULE_URLS + hostile_urls().len());
+    // (2 URLs x MAX_RULE_URLS rules + the hostile URLs), and 2 URLs per
+    // shadowed rule.
+    let shadowed: usize = files
+        .iter()
+        .map(|p| {
+            Robots::parse(std::fs::read(p).unwrap())
+                .shadowed_rules()
+                .len()
+        })
+        .sum();
+    let bound = files.len() * 2 * 4 * (2 * MAX_RULE_URLS + hostile_urls().len()) + 2 * 2 * shadowed;
     assert!(
         asked > 10_000 && asked <= bound,
         "{asked} questions, bound {bound}"
