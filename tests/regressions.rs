@@ -97,3 +97,18 @@ fn utf16_body_with_odd_length_and_lone_surrogate() {
         assert!(robots.is_allowed("bot", "/ok"));
     }
 }
+
+/// Runs of `*` (Protego's ReDoS, and parsers that hang on `/********/`)
+/// cost one pass: the empty pieces between stars are skipped.
+#[test]
+fn runs_of_stars_answer_in_one_pass() {
+    let stars = "*".repeat(limits::MAX_LINE_LEN - 20);
+    let body = format!("User-agent: *\nDisallow: /********/\nAllow: /{stars}/x$\n");
+    let robots = Robots::parse(&body);
+    let deep = format!("/{}", "a/".repeat(4096));
+    assert!(!robots.is_allowed("bot", &deep));
+    assert!(robots.is_allowed("bot", &format!("{deep}x")));
+    assert!(robots.is_allowed("bot", &format!("/{}", "a".repeat(8192))));
+    let d = robots.explain("bot", "/a/b");
+    assert_eq!(d.rule().map(|r| r.line()), Some(2));
+}
