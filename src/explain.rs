@@ -71,7 +71,7 @@ impl<'a> Decision<'a> {
 
     /// The groups that applied to the crawler (merged, RFC 9309 section
     /// 2.2.1), in file order.
-    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'a>> + 'a {
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'a>> + use<'a> {
         let parsed = self.parsed;
         self.groups
             .iter()

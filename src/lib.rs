@@ -109,3 +109,34 @@ pub use parse::{Directive, ParseOptions};
 pub use record::{Record, RequestRate};
 pub use robots::{Access, Agent, Robots};
 pub use view::{GroupView, RuleKind, RuleView};
+
+/// Crate internals for the fuzz targets under `fuzz/` (the `__fuzz` feature).
+/// Not public API: hidden, unstable, and absent from normal builds.
+#[cfg(feature = "__fuzz")]
+#[doc(hidden)]
+pub mod __fuzz {
+    /// The percent-encoding normal form of a URL path (with query).
+    pub fn normalize_path(input: &[u8]) -> Vec<u8> {
+        crate::percent::normalize(input, crate::percent::Mode::Path).into_owned()
+    }
+
+    /// The normal form of a rule pattern: `*` a wildcard, a final `$` an
+    /// anchor (`literal` = MK1996: both are data).
+    pub fn normalize_pattern(input: &[u8], literal: bool) -> Vec<u8> {
+        let mode = if literal {
+            crate::percent::Mode::LiteralPattern
+        } else {
+            crate::percent::Mode::Pattern
+        };
+        crate::percent::normalize(input, mode).into_owned()
+    }
+
+    /// The path and query the matcher sees for `url`, before normalisation.
+    pub fn path_and_query(url: &str) -> Vec<u8> {
+        crate::matcher::url::path_and_query(url).into_owned()
+    }
+
+    pub use crate::matcher::reference::{
+        RefRule, allowed as reference_allowed, glob as reference_glob,
+    };
+}

@@ -304,7 +304,7 @@ impl<'a> Agent<'a> {
     }
 
     /// The groups that apply to the crawler, in file order.
-    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'a>> + 'a {
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'a>> + use<'a> {
         let parsed = &*self.robots.parsed;
         self.groups
             .iter()

@@ -129,7 +129,7 @@ impl<'a> GroupView<'a> {
     }
 
     /// The user-agent values as written (`*`, `Googlebot`, `Foo/1.0`, ...).
-    pub fn agents(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+    pub fn agents(&self) -> impl ExactSizeIterator<Item = &'a str> + use<'a> {
         let parsed = self.parsed;
         let (a, b) = self.group().agents;
         parsed.agents[a as usize..b as usize]
@@ -146,7 +146,7 @@ impl<'a> GroupView<'a> {
     }
 
     /// The group's allow and disallow rules, in file order.
-    pub fn rules(&self) -> impl ExactSizeIterator<Item = RuleView<'a>> + 'a {
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = RuleView<'a>> + use<'a> {
         let parsed = self.parsed;
         let (a, b) = self.group().rules;
         (a..b).map(move |index| RuleView { parsed, index })

@@ -13,7 +13,7 @@ pub(crate) mod index;
 pub(crate) mod url;
 pub(crate) mod wildcard;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "__fuzz"))]
 pub(crate) mod reference;
 
 use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};

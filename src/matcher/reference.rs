@@ -3,18 +3,21 @@
 //! It knows nothing of indexes, pruning or substring search: a rule matches
 //! when a textbook dynamic program over (pattern position, path position)
 //! says so, and the decision is the maximum over all rules by (length,
-//! allow). Quadratic, and only for tests.
+//! allow). Quadratic, and only for tests and the fuzz targets (the hidden
+//! `__fuzz` feature).
 
 /// One rule as the reference sees it: normalised pattern and kind.
 #[derive(Debug, Clone)]
-pub(crate) struct RefRule {
+pub struct RefRule {
+    /// An `Allow` rule (else `Disallow`).
     pub allow: bool,
+    /// The normalised pattern.
     pub pattern: Vec<u8>,
 }
 
 /// Does `pattern` (`*` any run of octets, final `$` end of path) match a
 /// prefix of `path` (or all of it, with `$`)?
-pub(crate) fn glob(pattern: &[u8], path: &[u8]) -> bool {
+pub fn glob(pattern: &[u8], path: &[u8]) -> bool {
     let (pattern, anchored) = match pattern.split_last() {
         Some((b'$', rest)) => (rest, true),
         _ => (pattern, false),
@@ -41,7 +44,7 @@ pub(crate) fn glob(pattern: &[u8], path: &[u8]) -> bool {
 
 /// Allowed? The longest matching pattern decides; allow wins ties; no match
 /// allows (RFC 9309 section 2.2.2).
-pub(crate) fn allowed(rules: &[RefRule], path: &[u8]) -> bool {
+pub fn allowed(rules: &[RefRule], path: &[u8]) -> bool {
     rules
         .iter()
         .filter(|r| !r.pattern.is_empty() && glob(&r.pattern, path))

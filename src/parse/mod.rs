@@ -9,6 +9,7 @@ mod lexer;
 
 use std::fmt;
 
+use crate::limits::MAX_BODY_LEN;
 use crate::lint::{Warning, WarningKind};
 use crate::model::{ALLOW, ANCHORED, AgentName, Group, Parsed, REWRITTEN, Rule, WILDCARD};
 use crate::percent::{self, Mode};
@@ -143,15 +144,19 @@ impl ParseOptions {
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
     // A UTF-16 body (two corpus files are) is recognised by its byte order
     // mark and transcoded first; everything else is read as bytes.
+    // Arena offsets are 32-bit and a line's value can grow 3x when stored
+    // (percent-encoding, U+FFFD for bad UTF-8), so only the first
+    // `MAX_BODY_LEN` octets are read, transcoded or not.
+    let cap = |text: &[u8]| text.len().min(MAX_BODY_LEN);
     if let Some((enc, _)) = encoding_rs::Encoding::for_bom(body)
         && enc != encoding_rs::UTF_8
     {
+        let body = &body[..cap(body)];
         let (text, _) = enc.decode_with_bom_removal(body);
-        return Builder::new(options).run(text.as_bytes());
+        let text = text.as_bytes();
+        return Builder::new(options).run(&text[..cap(text)]);
     }
-    // Offsets are 32-bit: a body past 4 GiB is read up to there.
-    let body = &body[..body.len().min(u32::MAX as usize / 2)];
-    Builder::new(options).run(body)
+    Builder::new(options).run(&body[..cap(body)])
 }
 
 struct Builder {

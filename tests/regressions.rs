@@ -1,0 +1,114 @@
+//! Inputs that once broke keepout, or nearly did, found while writing and
+//! running the fuzz targets under `fuzz/`. Each test names what went wrong;
+//! inputs too awkward to inline live in `tests/data/regressions/`.
+
+use keepout::{Cause, GroupView, ParseOptions, Robots, RuleKind, RuleView, limits};
+
+/// The views' iterators borrowed the view they came from, not just the
+/// parsed file (Rust 2024 captures every lifetime in scope in `impl Trait`),
+/// so `robots.groups().flat_map(|g| g.rules())` did not compile. Found
+/// writing the fuzz targets; fixed with `use<'a>` bounds.
+#[test]
+fn view_iterators_outlive_their_views() {
+    let robots = Robots::parse("User-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n");
+    let rules: Vec<RuleView<'_>> = robots.groups().flat_map(|g| g.rules()).collect();
+    assert_eq!(rules.len(), 2);
+    let agents: Vec<&str> = robots.groups().flat_map(|g| g.agents()).collect();
+    assert_eq!(agents, ["a", "b"]);
+    let from_agent: Vec<GroupView<'_>> = {
+        let bot = robots.agent("a");
+        bot.groups().collect()
+    };
+    assert_eq!(from_agent.len(), 1);
+    let from_decision: Vec<GroupView<'_>> = {
+        let d = robots.explain("b", "/x/y/z");
+        d.groups().collect()
+    };
+    assert_eq!(from_decision[0].line(), 1);
+}
+
+/// Bodies past 1.4 GiB could overflow the parsed form's 32-bit offsets
+/// (patterns grow up to 3x when percent-encoded), giving rules the wrong
+/// patterns or panicking on a slice. The body is now read up to
+/// `limits::MAX_BODY_LEN` = 1 GiB. Needs about 7 GiB of memory and some
+/// seconds, so it is ignored by default:
+/// `cargo test --release --test regressions -- --ignored`.
+#[test]
+#[ignore = "allocates about 7 GiB"]
+fn huge_bodies_keep_exact_offsets() {
+    // 1.5 GiB of rules whose `"` octets are each stored as `%22` (3x).
+    let value = vec![b'"'; 16_000];
+    let mut line = b"Disallow: /".to_vec();
+    line.extend_from_slice(&value);
+    line.push(b'\n');
+    let target = (3usize << 30) / 2;
+    let mut body = b"User-agent: *\n".to_vec();
+    body.reserve(target + line.len());
+    while body.len() < target {
+        body.extend_from_slice(&line);
+    }
+    let robots = Robots::parse(&body);
+    drop(body);
+    assert_eq!(robots.body_len(), limits::MAX_BODY_LEN);
+    let want = format!("/{}", "%22".repeat(value.len()));
+    let rules: Vec<RuleView<'_>> = robots.groups().flat_map(|g| g.rules()).collect();
+    // The body is cut inside its last line, so the last rule is shorter.
+    let (last, whole) = rules.split_last().unwrap();
+    assert!(want.starts_with(last.normalized()));
+    for rule in whole {
+        assert_eq!(rule.normalized(), want, "rule at line {}", rule.line());
+    }
+    assert_eq!(whole.len(), (limits::MAX_BODY_LEN - 14) / line.len());
+    assert!(!robots.is_allowed("bot", &format!("https://h{want}")));
+}
+
+/// A body whose value octets all need escaping grows 3x; at the line limit
+/// that is still within a rule's 16-bit length, and it matches itself.
+#[test]
+fn longest_line_of_escapes_is_kept_whole() {
+    let mut body = b"User-agent: *\nDisallow: /".to_vec();
+    let room = limits::MAX_LINE_LEN - "Disallow: /".len();
+    body.extend(std::iter::repeat_n(0x80u8, room));
+    body.extend_from_slice(b"\n");
+    let robots = Robots::parse(&body);
+    let rule = robots.groups().next().unwrap().rules().next().unwrap();
+    assert_eq!(rule.priority(), 1 + 3 * room);
+    let url = format!("https://h/{}", "%80".repeat(room));
+    let d = robots.explain("bot", &url);
+    assert_eq!(
+        (d.allowed(), d.cause(), d.rule().map(|r| r.kind())),
+        (false, Cause::Rule, Some(RuleKind::Disallow))
+    );
+}
+
+/// A UTF-16 body is transcoded before parsing; both options read it.
+#[test]
+fn utf16_body_with_odd_length_and_lone_surrogate() {
+    let mut body = vec![0xFF, 0xFE];
+    for unit in "User-agent: *\nDisallow: /a\u{0}b\nAllow: /ok\n".encode_utf16() {
+        body.extend_from_slice(&unit.to_le_bytes());
+    }
+    body.extend_from_slice(&[0x00, 0xD8, 0x41]); // lone high surrogate, odd tail
+    for robots in [
+        Robots::parse(&body),
+        ParseOptions::new().mk1996(true).parse(&body),
+    ] {
+        assert!(!robots.is_allowed("bot", "/a"));
+        assert!(robots.is_allowed("bot", "/ok"));
+    }
+}
+
+/// Runs of `*` (Protego's ReDoS, and parsers that hang on `/********/`)
+/// cost one pass: the empty pieces between stars are skipped.
+#[test]
+fn runs_of_stars_answer_in_one_pass() {
+    let stars = "*".repeat(limits::MAX_LINE_LEN - 20);
+    let body = format!("User-agent: *\nDisallow: /********/\nAllow: /{stars}/x$\n");
+    let robots = Robots::parse(&body);
+    let deep = format!("/{}", "a/".repeat(4096));
+    assert!(!robots.is_allowed("bot", &deep));
+    assert!(robots.is_allowed("bot", &format!("{deep}x")));
+    assert!(robots.is_allowed("bot", &format!("/{}", "a".repeat(8192))));
+    let d = robots.explain("bot", "/a/b");
+    assert_eq!(d.rule().map(|r| r.line()), Some(2));
+}
