@@ -14,6 +14,8 @@ pub(crate) mod url;
 pub(crate) mod wildcard;
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 pub(crate) mod reference;
 
 use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};
@@ -66,6 +68,12 @@ pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit
             .get_or_init(|| index::Index::build(parsed, g.rules))
             .best(parsed, path);
     }
+    linear_best(parsed, g.rules, path)
+}
+
+/// The best rule of `rules` (a group's range) for `path`, by a linear scan.
+#[inline]
+pub(crate) fn linear_best(parsed: &Parsed, (start, end): (u32, u32), path: &[u8]) -> Option<Hit> {
     let mut best: Option<Hit> = None;
     for (i, r) in parsed.rules[start as usize..end as usize]
         .iter()
