@@ -8,10 +8,9 @@ use crate::agent::{self, AgentMatch};
 use crate::explain::{Cause, Decision};
 use crate::fetch::FetchOutcome;
 use crate::lint::Warning;
-use crate::matcher::{self, url::path_and_query};
+use crate::matcher::{self, url::normal_path};
 use crate::model::Parsed;
 use crate::parse::{self, ParseOptions};
-use crate::percent;
 use crate::record::{Record, RequestRate};
 use crate::view::GroupView;
 
@@ -109,8 +108,7 @@ impl Robots {
 
     #[inline]
     fn allowed_in(&self, groups: &[u32], url: &str) -> bool {
-        let raw = path_and_query(url);
-        let path = percent::path(&raw);
+        let path = normal_path(url);
         if matcher::is_robots_txt(&path) {
             return true;
         }
@@ -134,8 +132,7 @@ impl Robots {
         agent_match: AgentMatch,
         url: &str,
     ) -> Decision<'a> {
-        let raw = path_and_query(url);
-        let path = percent::path(&raw);
+        let path = normal_path(url);
         let mut d = Decision {
             parsed: &self.parsed,
             allowed: true,

@@ -2,26 +2,16 @@
 
 use std::borrow::Cow;
 
+use crate::percent::{self, Mode};
+
 /// The path and query of `url`, which may be absolute (`https://h/p?q#f`),
 /// scheme-relative (`//h/p`) or a path (`/p?q`). The fragment is dropped; an
 /// empty path is `/`. Never fails: for text that is no URL it returns what
-/// follows the first `/` or `?`, else `/`.
+/// follows the first `/` or `?`, else `/`. (Checks use [`normal_path`];
+/// this is for tests and fuzzing.)
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn path_and_query(url: &str) -> Cow<'_, [u8]> {
-    let s = url
-        .trim_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control())
-        .as_bytes();
-    let s = &s[..memchr::memchr(b'#', s).unwrap_or(s.len())];
-    let start = if s.starts_with(b"//") {
-        authority_end(s, 2)
-    } else if s.first() == Some(&b'/') {
-        0
-    } else {
-        match scheme_end(s) {
-            Some(after) => authority_end(s, after),
-            None => authority_end(s, 0),
-        }
-    };
-    let rest = &s[start..];
+    let rest = raw_path(url);
     match rest.first() {
         None => Cow::Borrowed(b"/"),
         Some(b'?') => {
@@ -34,6 +24,62 @@ pub(crate) fn path_and_query(url: &str) -> Cow<'_, [u8]> {
     }
 }
 
+/// The path and query of `url` as [`path_and_query`] reads them, in
+/// percent-encoded normal form ([`percent::path`]). Borrows from `url` when
+/// it is already normal; otherwise allocates once, for the normal form.
+#[inline]
+pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
+    let rest = raw_path(url);
+    match rest.first() {
+        None => Cow::Borrowed(b"/"),
+        Some(b'?') => {
+            let mut v = Vec::with_capacity(1 + 3 * rest.len());
+            v.push(b'/');
+            percent::normalize_into(rest, Mode::Path, &mut v);
+            Cow::Owned(v)
+        }
+        Some(_) => percent::path(rest),
+    }
+}
+
+/// The path and query of `url` as written, possibly empty or starting
+/// with `?`.
+#[inline]
+fn raw_path(url: &str) -> &[u8] {
+    let s = trim(url.as_bytes());
+    let s = &s[..memchr::memchr(b'#', s).unwrap_or(s.len())];
+    let start = if s.starts_with(b"//") {
+        authority_end(s, 2)
+    } else if s.first() == Some(&b'/') {
+        0
+    } else {
+        match scheme_end(s) {
+            Some(after) => authority_end(s, after),
+            None => authority_end(s, 0),
+        }
+    };
+    &s[start..]
+}
+
+/// Removes ASCII whitespace and control characters at both ends. (A UTF-8
+/// string's other characters have no octet below 0x80, so trimming octets
+/// is trimming characters.)
+#[inline]
+fn trim(mut s: &[u8]) -> &[u8] {
+    let cut = |b: u8| b <= b' ' || b == 0x7F;
+    while let [first, rest @ ..] = s
+        && cut(*first)
+    {
+        s = rest;
+    }
+    while let [rest @ .., last] = s
+        && cut(*last)
+    {
+        s = rest;
+    }
+    s
+}
+
 /// With `s` = `scheme://...`, the offset just past `//`.
 fn scheme_end(s: &[u8]) -> Option<usize> {
     let colon = s
@@ -43,11 +89,9 @@ fn scheme_end(s: &[u8]) -> Option<usize> {
 }
 
 /// The offset of the first `/` or `?` at or after `from` (the path's start).
+#[inline]
 fn authority_end(s: &[u8], from: usize) -> usize {
-    s[from..]
-        .iter()
-        .position(|&b| b == b'/' || b == b'?')
-        .map_or(s.len(), |i| from + i)
+    memchr::memchr2(b'/', b'?', &s[from..]).map_or(s.len(), |i| from + i)
 }
 
 #[cfg(test)]
@@ -72,5 +116,27 @@ mod tests {
         assert_eq!(p("example.com/x"), "/x");
         assert_eq!(p("mailto:a@b"), "/");
         assert_eq!(p("http://h/a//b/../c"), "/a//b/../c");
+        assert_eq!(p("\t\x7f /p \x0b\r\n"), "/p");
+        assert_eq!(p(" ツ/p"), "/p");
+    }
+
+    #[test]
+    fn normal_paths() {
+        let n = |u: &str| {
+            let v = normal_path(u);
+            let borrowed = matches!(v, Cow::Borrowed(_));
+            (String::from_utf8(v.into_owned()).unwrap(), borrowed)
+        };
+        assert_eq!(n("https://h/a/b?c"), ("/a/b?c".into(), true));
+        assert_eq!(n("https://h"), ("/".into(), true));
+        assert_eq!(
+            n("https://h/caf%c3%a9?x=é"),
+            ("/caf%C3%A9?x=%C3%A9".into(), false)
+        );
+        assert_eq!(n("https://h?q"), ("/?q".into(), false));
+        assert_eq!(n("https://h?q=é"), ("/?q=%C3%A9".into(), false));
+        for u in ["https://h/a b", "//h?x*", "/%7e", "?", "http://h/x#%zz"] {
+            assert_eq!(&*normal_path(u), &*percent::path(&path_and_query(u)), "{u}");
+        }
     }
 }
