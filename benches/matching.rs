@@ -223,12 +223,23 @@ fn bench_adversarial(c: &mut Criterion) {
     let url = corpus::adversarial_url();
     let robots = Robots::parse(&body);
     let rules: usize = robots.groups().map(|g| g.rules().len()).sum();
+    let texting = texting_robots::Robot::new(AGENT, body.as_bytes());
     println!(
-        "adversarial: {} byte file, {} rules, {} byte URL; allowed = {}",
+        "adversarial: {} byte file, {} rules, {} byte URL; allowed = {} ({:?}); \
+         texting_robots: {}; robotstxt: not run (a trial single check ran over 5 minutes: \
+         its matcher is O(pattern x path) per rule)",
         body.len(),
         rules,
         url.len(),
-        robots.is_allowed(AGENT, &url)
+        robots.is_allowed(AGENT, &url),
+        robots.explain(AGENT, &url).cause(),
+        match &texting {
+            Ok(_) => "parsed".to_string(),
+            Err(e) => format!(
+                "Robot::new returns Err ({})",
+                e.to_string().chars().take(40).collect::<String>()
+            ),
+        }
     );
     let handle = robots.agent(AGENT);
     let mut g = c.benchmark_group("adversarial");

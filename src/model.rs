@@ -36,6 +36,9 @@ pub(crate) struct Rule {
     pub len: u16,
     /// `ALLOW | WILDCARD | ANCHORED | REWRITTEN`.
     pub flags: u8,
+    /// Length of the literal prefix (see [`Rule::literal_prefix`]), or 255
+    /// when it is 255 or more. (It fills what would be padding.)
+    pub prefix: u8,
 }
 
 impl Rule {
@@ -49,14 +52,29 @@ impl Rule {
     }
     /// The literal part of the pattern before its first operator, which
     /// every path it matches must start with.
+    #[inline]
     pub fn literal_prefix<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
-        let p = self.pattern(arena);
-        if self.flags & WILDCARD != 0 {
-            &p[..memchr::memchr(b'*', p).unwrap_or(p.len())]
-        } else if self.flags & ANCHORED != 0 {
-            &p[..p.len() - 1]
+        &self.pattern(arena)[..self.prefix_len(arena)]
+    }
+
+    /// The length of [`literal_prefix`](Rule::literal_prefix).
+    #[inline]
+    pub fn prefix_len(&self, arena: &[u8]) -> usize {
+        if self.prefix < u8::MAX {
+            self.prefix as usize
         } else {
-            p
+            Rule::compute_prefix_len(self.pattern(arena), self.flags)
+        }
+    }
+
+    /// The literal prefix length of `pattern` with `flags`.
+    pub fn compute_prefix_len(pattern: &[u8], flags: u8) -> usize {
+        if flags & WILDCARD != 0 {
+            memchr::memchr(b'*', pattern).unwrap_or(pattern.len())
+        } else if flags & ANCHORED != 0 {
+            pattern.len() - 1
+        } else {
+            pattern.len()
         }
     }
 }
@@ -168,5 +186,13 @@ impl Parsed {
             + self.host.as_ref().map_or(0, |h| h.len())
             + self.records.iter().map(Record::heap_bytes).sum::<usize>()
             + self.warnings.iter().map(Warning::heap_bytes).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_rule_is_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<super::Rule>(), 12);
     }
 }

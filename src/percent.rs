@@ -226,6 +226,25 @@ fn scan(input: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The offset of the first octet of `input` that is not plainly kept or is
+/// a `#`, or `input.len()`: sixteen octets per step. A URL path read up to
+/// there is already in normal form.
+#[inline]
+pub(crate) fn plain_until_fragment(input: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(chunk) = input.get(i..i + 16) {
+        let k = first16(chunk.try_into().expect("16 octets"), special_line);
+        i += k;
+        if k < 16 {
+            return i;
+        }
+    }
+    while i < input.len() && SPECIAL_LINE[input[i] as usize] == 0 {
+        i += 1;
+    }
+    i
+}
+
 /// Octets that end a value on a robots.txt line (a NUL ends the line).
 #[inline]
 fn ends_value(b: u8) -> bool {

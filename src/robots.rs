@@ -176,11 +176,12 @@ impl Robots {
     /// ```
     pub fn agent(&self, agent: &str) -> Agent<'_> {
         let (groups, agent_match) = agent::select(&self.parsed, agent);
-        matcher::prepare(&self.parsed, groups);
         Agent {
             robots: self,
             groups,
             agent_match,
+            access: self.access,
+            prepared: matcher::prepare(&self.parsed, groups),
         }
     }
 
@@ -276,13 +277,25 @@ pub struct Agent<'a> {
     robots: &'a Robots,
     groups: &'a [u32],
     agent_match: AgentMatch,
+    /// `robots.access`, and the groups resolved down to their rules: a
+    /// check through the handle reads nothing else.
+    access: Access,
+    prepared: matcher::Prepared<'a>,
 }
 
 impl<'a> Agent<'a> {
     /// May this crawler fetch `url`? See [`Robots::is_allowed`].
     #[inline]
     pub fn is_allowed(&self, url: &str) -> bool {
-        self.robots.allowed_in(self.groups, url)
+        let path = normal_path(url);
+        if matcher::is_robots_txt(&path) {
+            return true;
+        }
+        match self.access {
+            Access::AllowAll => true,
+            Access::DisallowAll => false,
+            Access::Rules => self.prepared.best(&path).is_none_or(|hit| hit.allow),
+        }
     }
 
     /// Like [`is_allowed`](Agent::is_allowed), with the reason.

@@ -165,7 +165,11 @@ proptest! {
     #[test]
     fn index_agrees_with_linear_scan(
         rules in prop::collection::vec((any::<bool>(), pattern()), 0..120),
-        paths in prop::collection::vec(path(), 1..16),
+        paths in prop::collection::vec(
+            // Long paths too: the index shares searches across rules there.
+            prop_oneof![4 => path(), 1 => text(120).prop_map(|t| format!("/{t}"))],
+            1..16,
+        ),
     ) {
         let text = body(&[TestGroup { agents: vec!["*"], rules: rules.clone() }]);
         let parsed = parse::parse(text.as_bytes(), &ParseOptions::new());
@@ -176,12 +180,56 @@ proptest! {
         let refs: Vec<RefRule> = rules.iter().map(|(a, p)| ref_rule(*a, p)).collect();
         for p in &paths {
             let normal = percent::path(p.as_bytes());
-            let linear = linear_best(&parsed, g.rules, &normal);
-            prop_assert_eq!(index.best(&parsed, &normal), linear, "path {}", p);
+            let (start, end) = (g.rules.0 as usize, g.rules.1 as usize);
+            let linear = linear_best(&parsed.arena, &parsed.rules[start..end], g.rules.0, &normal);
+            prop_assert_eq!(index.best(&parsed.arena, &parsed.rules, &normal), linear, "path {}", p);
             prop_assert_eq!(
                 linear.is_none_or(|h| h.allow),
                 reference::allowed(&refs, &normal),
                 "path {}", p
+            );
+        }
+    }
+
+    /// The same on long paths (past the short-haystack search) and long
+    /// patterns.
+    #[test]
+    fn wildcard_agrees_with_glob_on_long_paths(
+        p in (text(24), prop::bool::weighted(0.3))
+            .prop_map(|(t, a)| format!("/{t}{}", if a { "$" } else { "" })),
+        s in text(90).prop_map(|t| format!("/{t}")),
+    ) {
+        let pat = percent::normalize(p.as_bytes(), Mode::Pattern);
+        let normal = percent::path(s.as_bytes());
+        prop_assert_eq!(
+            super::wildcard::matches(&pat, &normal),
+            reference::glob(&pat, &normal),
+            "pattern {} path {}", p, s
+        );
+    }
+
+    /// Many patterns against one long path through one memo (as a check
+    /// does) answer as the reference does, pattern by pattern.
+    #[test]
+    fn memo_agrees_with_glob(
+        patterns in prop::collection::vec(
+            (text(10), prop::bool::weighted(0.3))
+                .prop_map(|(t, a)| format!("/{t}{}", if a { "$" } else { "" })),
+            1..24,
+        ),
+        s in text(90).prop_map(|t| format!("/{t}")),
+    ) {
+        let normal = percent::path(s.as_bytes());
+        let pats: Vec<Vec<u8>> = patterns
+            .iter()
+            .map(|p| percent::normalize(p.as_bytes(), Mode::Pattern).into_owned())
+            .collect();
+        let mut memo = super::wildcard::Memo::new();
+        for (p, pat) in patterns.iter().zip(&pats) {
+            prop_assert_eq!(
+                super::wildcard::matches_memo(pat, &normal, &mut memo),
+                reference::glob(pat, &normal),
+                "pattern {} path {}", p, s
             );
         }
     }

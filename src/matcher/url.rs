@@ -29,6 +29,19 @@ pub(crate) fn path_and_query(url: &str) -> Cow<'_, [u8]> {
 /// it is already normal; otherwise allocates once, for the normal form.
 #[inline]
 pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
+    // The common case in one pass: `http(s)://host/path`, nothing to trim,
+    // a path already in normal form up to its end or its fragment.
+    if let Some(rest) = after_http_authority(url.as_bytes()) {
+        let stop = percent::plain_until_fragment(rest);
+        if rest.get(stop).is_none_or(|&b| b == b'#') {
+            match rest[..stop].first() {
+                Some(b'/') => return Cow::Borrowed(&rest[..stop]),
+                None => return Cow::Borrowed(b"/"),
+                // `?q` needs a `/` in front: the general path below.
+                _ => {}
+            }
+        }
+    }
     let rest = raw_path(url);
     match rest.first() {
         None => Cow::Borrowed(b"/"),
@@ -40,6 +53,29 @@ pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
         }
         Some(_) => percent::path(rest),
     }
+}
+
+/// What follows the authority of a URL that starts with `http://` or
+/// `https://` (in any case) and needs no trimming: empty, or starting with
+/// `/`, `?` or `#`. `None` for anything else.
+#[inline]
+fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
+    let word = u64::from_le_bytes(s.get(..8)?.try_into().ok()?);
+    // Or-ing 0x20 lower-cases the letters of the scheme only.
+    let after = if word | 0x20_2020_2020 == u64::from_le_bytes(*b"https://") {
+        8
+    } else if word & 0xFF_FFFF_FFFF_FFFF | 0x2020_2020 == u64::from_le_bytes(*b"http://\0") {
+        7
+    } else {
+        return None;
+    };
+    let last = *s.last()?;
+    if last <= b' ' || last == 0x7F {
+        return None;
+    }
+    let rest = &s[after..];
+    let end = memchr::memchr3(b'/', b'?', b'#', rest).unwrap_or(rest.len());
+    Some(&rest[end..])
 }
 
 /// The path and query of `url` as written, possibly empty or starting
@@ -120,6 +156,24 @@ mod tests {
         assert_eq!(p(" ツ/p"), "/p");
     }
 
+    proptest::proptest! {
+        /// The one-pass path agrees with extracting, then normalising.
+        #[test]
+        fn normal_path_agrees_with_two_steps(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "http://", "HTTPS://", "https://", "h", "/", "//", "?", "#", " ", "\t", "%7e",
+                    "%2F", "é", "*", "$", ":", "@", "abcdefghijklmnop", "\u{7f}",
+                ][..]),
+                0..12,
+            ),
+        ) {
+            let url = pieces.concat();
+            let want = percent::path(&path_and_query(&url)).into_owned();
+            proptest::prop_assert_eq!(&*normal_path(&url), &want[..], "{:?}", url);
+        }
+    }
+
     #[test]
     fn normal_paths() {
         let n = |u: &str| {
@@ -128,6 +182,12 @@ mod tests {
             (String::from_utf8(v.into_owned()).unwrap(), borrowed)
         };
         assert_eq!(n("https://h/a/b?c"), ("/a/b?c".into(), true));
+        assert_eq!(n("HTTP://h/a#b"), ("/a".into(), true));
+        assert_eq!(n("Https://h:8/a?b#c"), ("/a?b".into(), true));
+        assert_eq!(n("https://h#c/d"), ("/".into(), true));
+        assert_eq!(n("https://u@h"), ("/".into(), true));
+        assert_eq!(n("https://h/a b#c d"), ("/a%20b".into(), false));
+        assert_eq!(n("https://h/a#b c"), ("/a".into(), true));
         assert_eq!(n("https://h"), ("/".into(), true));
         assert_eq!(
             n("https://h/caf%c3%a9?x=é"),
@@ -135,7 +195,19 @@ mod tests {
         );
         assert_eq!(n("https://h?q"), ("/?q".into(), false));
         assert_eq!(n("https://h?q=é"), ("/?q=%C3%A9".into(), false));
-        for u in ["https://h/a b", "//h?x*", "/%7e", "?", "http://h/x#%zz"] {
+        for u in [
+            "https://h/a b",
+            "//h?x*",
+            "/%7e",
+            "?",
+            "http://h/x#%zz",
+            "https://h ",
+            "httpx://h/a",
+            "http:/h/a",
+            "https://h/%7e#x",
+            "https://h?a#b",
+            "https:",
+        ] {
             assert_eq!(&*normal_path(u), &*percent::path(&path_and_query(u)), "{u}");
         }
     }

@@ -453,11 +453,13 @@ impl Builder {
             self.written
                 .push((rule_index, String::from_utf8_lossy(value).into()));
         }
+        let prefix = Rule::compute_prefix_len(&self.arena[start..], flags);
         self.rules.push(Rule {
             start: start as u32,
             line,
             len: len as u16,
             flags,
+            prefix: prefix.min(u8::MAX as usize) as u8,
         });
         self.groups
             .last_mut()
