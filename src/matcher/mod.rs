@@ -68,7 +68,7 @@ pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit
     if end - start > INDEX_MIN_RULES {
         return g
             .index
-            .get_or_init(|| index::Index::build(parsed, g.rules))
+            .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)))
             .best(&parsed.arena, &parsed.rules, path);
     }
     linear_best(
@@ -152,7 +152,8 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a>
     for &group in groups {
         let g = &parsed.groups[group as usize];
         if g.rules.1 - g.rules.0 > INDEX_MIN_RULES {
-            g.index.get_or_init(|| index::Index::build(parsed, g.rules));
+            g.index
+                .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)));
         }
     }
     match *groups {

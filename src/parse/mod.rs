@@ -10,7 +10,10 @@ mod lexer;
 use std::fmt;
 
 use crate::lint::{Warning, WarningKind};
-use crate::model::{ALLOW, ANCHORED, AgentName, Group, Parsed, REWRITTEN, Rule, WILDCARD};
+use crate::model::{
+    ALLOW, ANCHORED, AgentName, Group, GroupExtras, Parsed, REWRITTEN, Rule, RuleLinesBuilder,
+    WILDCARD,
+};
 use crate::percent::{self, Mode, Seen};
 use crate::record::{Record, RequestRate, parse_crawl_delay};
 use crate::robots::Robots;
@@ -172,7 +175,9 @@ struct Builder {
     literal: bool,
     arena: Vec<u8>,
     rules: Vec<Rule>,
+    rule_lines: RuleLinesBuilder,
     groups: Vec<Group>,
+    extras: Vec<GroupExtras>,
     agents: Vec<AgentName>,
     written: Vec<(u32, Box<str>)>,
     sitemaps: Vec<Box<str>>,
@@ -193,7 +198,9 @@ impl Builder {
             literal: options.mk1996,
             arena: Vec::new(),
             rules: Vec::new(),
+            rule_lines: RuleLinesBuilder::default(),
             groups: Vec::new(),
+            extras: Vec::new(),
             agents: Vec::new(),
             written: Vec::new(),
             sitemaps: Vec::new(),
@@ -215,6 +222,7 @@ impl Builder {
         // 16 octets or more, so neither is copied while it grows.
         self.arena.reserve(body.len());
         self.rules.reserve(body.len() / 16);
+        self.rule_lines.reserve(body.len() / 16);
         let mode = if self.literal {
             Mode::LiteralPattern
         } else {
@@ -322,10 +330,19 @@ impl Builder {
                 }
             }
             Directive::CrawlDelay | Directive::RequestRate => {
-                let Some(group) = self.groups.last_mut() else {
+                if self.groups.is_empty() {
                     self.warn(line, WarningKind::RuleOutsideGroup);
                     return;
-                };
+                }
+                let current = self.groups.len() as u32 - 1;
+                if self.extras.last().is_none_or(|e| e.group != current) {
+                    self.extras.push(GroupExtras {
+                        group: current,
+                        crawl_delay: None,
+                        request_rate: None,
+                    });
+                }
+                let group = self.extras.last_mut().expect("pushed above");
                 let text = std::str::from_utf8(value).unwrap_or("");
                 let duplicate = if directive == Directive::CrawlDelay {
                     match parse_crawl_delay(text) {
@@ -383,8 +400,6 @@ impl Builder {
                 rules: (n, n),
                 agents: (a, a),
                 line,
-                crawl_delay: None,
-                request_rate: None,
                 index: Default::default(),
             });
             self.rule_seen = false;
@@ -403,12 +418,12 @@ impl Builder {
             self.arena
                 .extend_from_slice(String::from_utf8_lossy(value).as_bytes());
         }
-        let len = self.arena.len() as u32 - start;
+        let len = (self.arena.len() - start as usize).min(u16::MAX as usize) as u16;
         let group_index = self.groups.len() as u32 - 1;
         self.agents.push(AgentName {
             start,
             len,
-            token_len: token_len as u32,
+            token_len: token_len as u16,
             group: group_index,
             star,
         });
@@ -456,11 +471,11 @@ impl Builder {
         let prefix = Rule::compute_prefix_len(&self.arena[start..], flags);
         self.rules.push(Rule {
             start: start as u32,
-            line,
             len: len as u16,
             flags,
             prefix: prefix.min(u8::MAX as usize) as u8,
         });
+        self.rule_lines.push(line);
         self.groups
             .last_mut()
             .expect("rules only inside groups")
@@ -477,7 +492,7 @@ impl Builder {
             .collect();
         let token = |i: u32| {
             let a = &self.agents[i as usize];
-            &self.arena[a.start as usize..(a.start + a.token_len) as usize]
+            &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
         };
         // Sorted by (token, any case; group). The first 16 octets of each
         // token, lower-cased, decide most comparisons without a lookup.
@@ -519,7 +534,9 @@ impl Builder {
         Parsed {
             arena: self.arena.into_boxed_slice(),
             rules: self.rules.into_boxed_slice(),
+            rule_lines: self.rule_lines.finish(),
             groups: self.groups.into_boxed_slice(),
+            extras: self.extras.into_boxed_slice(),
             agents: self.agents.into_boxed_slice(),
             lookup: lookup.into_boxed_slice(),
             lookup_groups,
