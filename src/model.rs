@@ -230,6 +230,9 @@ pub(crate) struct Parsed {
     /// Indexes into `agents` of the named (non-`*`) ones with a product
     /// token, sorted by lower-cased token, then group; duplicates removed.
     pub lookup: Box<[u32]>,
+    /// `lookup_keys[i]` is `agent::token_key` of `agents[lookup[i]]`'s
+    /// token.
+    pub lookup_keys: Box<[u64]>,
     /// `lookup_groups[i]` is the group of `agents[lookup[i]]`, so the groups
     /// of one token are a contiguous slice.
     pub lookup_groups: Box<[u32]>,
@@ -282,6 +285,7 @@ impl Parsed {
             + self.extras.len() * size_of::<GroupExtras>()
             + self.agents.len() * size_of::<AgentName>()
             + (self.lookup.len() + self.lookup_groups.len() + self.star_groups.len()) * 4
+            + self.lookup_keys.len() * 8
             + self
                 .written
                 .iter()

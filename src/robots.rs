@@ -251,7 +251,8 @@ impl Robots {
 
     /// Heap bytes this value keeps: patterns, agents, records, warnings and
     /// bookkeeping, not counting prefix indexes built on first use of large
-    /// groups (about 10 bytes per rule of such a group).
+    /// groups (24 bytes per rule of such a group, plus 128 bytes when it has
+    /// wildcard rules).
     pub fn heap_bytes(&self) -> usize {
         self.parsed.heap_bytes()
     }

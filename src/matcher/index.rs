@@ -173,10 +173,13 @@ fn is_wild(pattern: &[u8], prefix_len: usize) -> bool {
 /// The first eight octets of `s` as a big-endian integer, zero-padded.
 #[inline]
 pub(crate) fn key8(s: &[u8]) -> u64 {
-    let mut k = [0u8; 8];
-    let n = s.len().min(8);
-    k[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(k)
+    match s.first_chunk::<8>() {
+        Some(w) => u64::from_be_bytes(*w),
+        None => s
+            .iter()
+            .enumerate()
+            .fold(0, |k, (i, &b)| k | (b as u64) << (56 - 8 * i)),
+    }
 }
 
 impl Index {
@@ -187,20 +190,28 @@ impl Index {
             .partition(|&i| is_wild(rule(i).pattern(arena), rule(i).prefix_len(arena)));
         // Sorted by prefix (the key decides most comparisons without
         // reading the arena), then as the walk backwards wants to meet them.
-        let mut order: Vec<(u64, &[u8], u32)> = prefixed
+        // (A 16-octet key decides nearly every comparison; files list their
+        // rules mostly in order, and the stable sort takes runs as they
+        // come.)
+        let mut order: Vec<(u128, &[u8], u32)> = prefixed
             .into_iter()
             .map(|i| {
                 let p = rule(i).literal_prefix(arena);
-                (key8(p), p, i)
+                let mut k = [0u8; 16];
+                k[..p.len().min(16)].copy_from_slice(&p[..p.len().min(16)]);
+                (u128::from_be_bytes(k), p, i)
             })
             .collect();
-        order.sort_unstable_by(|&(ka, pa, a), &(kb, pb, b)| {
-            let (ra, rb) = (rule(a), rule(b));
+        order.sort_by(|&(ka, pa, a), &(kb, pb, b)| {
             ka.cmp(&kb)
-                .then_with(|| pa[pa.len().min(8)..].cmp(&pb[pb.len().min(8)..]))
-                .then(ra.len.cmp(&rb.len))
-                .then(ra.allow().cmp(&rb.allow()))
-                .then(b.cmp(&a))
+                .then_with(|| pa[pa.len().min(16)..].cmp(&pb[pb.len().min(16)..]))
+                .then_with(|| {
+                    let (ra, rb) = (rule(a), rule(b));
+                    ra.len
+                        .cmp(&rb.len)
+                        .then(ra.allow().cmp(&rb.allow()))
+                        .then(b.cmp(&a))
+                })
         });
         let mut entries: Vec<Entry> = Vec::with_capacity(order.len());
         let mut stack: Vec<usize> = Vec::new();
@@ -214,7 +225,7 @@ impl Index {
             let up = stack.last().copied();
             let r = rule(i);
             entries.push(Entry {
-                key,
+                key: (key >> 64) as u64,
                 rule: i,
                 parent: up.map_or(NONE, |u| u as u32),
                 len: r.len,

@@ -56,7 +56,17 @@ pub(crate) fn rule_matches(arena: &[u8], rule: &Rule, path: &[u8]) -> bool {
     } else if rule.flags & ANCHORED != 0 {
         path == &pattern[..pattern.len() - 1]
     } else {
-        path.starts_with(pattern)
+        starts_with(path, pattern)
+    }
+}
+
+/// `path.starts_with(prefix)`, rejecting most mismatches on the last octet
+/// before comparing the rest (a call, for slices of unknown length).
+#[inline]
+pub(crate) fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
+    match prefix.split_last() {
+        None => true,
+        Some((&last, init)) => path.get(init.len()) == Some(&last) && path[..init.len()] == *init,
     }
 }
 

@@ -68,7 +68,7 @@ fn matches_with<'p>(
     };
     let mut pieces = pattern.split(|&b| b == b'*');
     let first = pieces.next().unwrap_or_default();
-    if !path.starts_with(first) {
+    if !super::starts_with(path, first) {
         return false;
     }
     let mut pos = first.len();

@@ -520,6 +520,10 @@ impl Builder {
             self.agents[*x as usize].group == self.agents[*y as usize].group
                 && token(*x).eq_ignore_ascii_case(token(*y))
         });
+        let lookup_keys = lookup
+            .iter()
+            .map(|&i| crate::agent::token_key(token(i)))
+            .collect();
         let lookup_groups = lookup
             .iter()
             .map(|&i| self.agents[i as usize].group)
@@ -538,6 +542,7 @@ impl Builder {
             groups: self.groups.into_boxed_slice(),
             extras: self.extras.into_boxed_slice(),
             agents: self.agents.into_boxed_slice(),
+            lookup_keys,
             lookup: lookup.into_boxed_slice(),
             lookup_groups,
             star_groups: star_groups.into_boxed_slice(),
