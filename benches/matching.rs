@@ -261,8 +261,9 @@ fn criterion_home() -> PathBuf {
     target.join("criterion")
 }
 
-/// Mean time per iteration of one benchmark measured by this run, from
-/// criterion's `estimates.json` (skipped if the file predates the run).
+/// Time per iteration of one benchmark measured by this run, as criterion
+/// prints it (the slope estimate with linear sampling, else the mean), from
+/// its `estimates.json` (skipped if the file predates the run).
 fn mean_ns(home: &std::path::Path, id: &str, since: SystemTime) -> Option<f64> {
     let path = home.join(id).join("new/estimates.json");
     let fresh = std::fs::metadata(&path).ok()?.modified().ok()? >= since;
@@ -270,23 +271,28 @@ fn mean_ns(home: &std::path::Path, id: &str, since: SystemTime) -> Option<f64> {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;
-    let mean = &text[text.find("\"mean\"")?..];
-    let at = mean.find("\"point_estimate\":")? + "\"point_estimate\":".len();
-    let end = mean[at..].find([',', '}'])?;
-    mean[at..at + end].trim().parse().ok()
+    let point = |name: &str| -> Option<f64> {
+        let rest = &text[text.find(&format!("\"{name}\":{{"))?..];
+        let at = rest.find("\"point_estimate\":")? + "\"point_estimate\":".len();
+        let end = rest[at..].find([',', '}'])?;
+        rest[at..at + end].trim().parse().ok()
+    };
+    point("slope").or_else(|| point("mean"))
 }
 
 fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
     let per_sec = |id: &str, units: u64| mean_ns(home, id, since).map(|ns| units as f64 / ns * 1e9);
-    let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3e}"));
+    let fmt_rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.0}", v));
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => format!("{:.1}x", a / b),
         _ => "-".into(),
     };
-    println!("\n== summary (means of this run) ==");
+    println!("\n== summary (criterion's estimates of this run; MiB = 2^20 bytes) ==");
     for set in sets {
         let l = set.label;
-        let mb = |id: &str| per_sec(&format!("parse/{id}/{l}"), set.bytes).map(|v| v / 1e6);
+        let mb = |id: &str| {
+            per_sec(&format!("parse/{id}/{l}"), set.bytes).map(|v| v / (1u64 << 20) as f64)
+        };
         let (k, kf, t, r) = (
             mb("keepout"),
             mb("keepout_first_check"),
@@ -294,13 +300,13 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
             mb("robotstxt_tokenize"),
         );
         println!(
-            "parse/{l}: keepout {} MB/s, keepout+first check {} MB/s, texting_robots {} MB/s, \
-             robotstxt tokenizer {} MB/s; keepout/texting_robots {} (with first check {}), \
+            "parse/{l}: keepout {} MiB/s, keepout+first check {} MiB/s, texting_robots {} MiB/s, \
+             robotstxt tokenizer {} MiB/s; keepout/texting_robots {} (with first check {}), \
              keepout/robotstxt tokenizer {}",
-            fmt(k),
-            fmt(kf),
-            fmt(t),
-            fmt(r),
+            fmt_rate(k),
+            fmt_rate(kf),
+            fmt_rate(t),
+            fmt_rate(r),
             ratio(k, t),
             ratio(kf, t),
             ratio(k, r)
@@ -320,10 +326,10 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
             "check/{l}: handle {} /s, is_allowed {} /s, texting_robots {} /s, robotstxt {} /s; \
              handle/texting_robots {}, is_allowed/texting_robots {}, handle/robotstxt {}, \
              is_allowed/robotstxt {}",
-            fmt(h),
-            fmt(i),
-            fmt(t),
-            fmt(r),
+            fmt_rate(h),
+            fmt_rate(i),
+            fmt_rate(t),
+            fmt_rate(r),
             ratio(h, t),
             ratio(i, t),
             ratio(h, r),
