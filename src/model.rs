@@ -325,6 +325,8 @@ mod tests {
     }
 }
 
+/// Where the heap of the corpus goes, by array:
+/// `cargo test --lib memory_breakdown -- --ignored --nocapture`.
 #[cfg(test)]
 mod breakdown {
     #[test]
