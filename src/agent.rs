@@ -17,6 +17,17 @@ pub(crate) fn cmp_ignore_case(a: &[u8], b: &[u8]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
+/// The first eight octets of a product token, lower-cased, as a big-endian
+/// integer (zero-padded; tokens hold no NUL): the order of these keys is the
+/// order of [`cmp_ignore_case`] on the tokens' first eight octets.
+pub(crate) fn token_key(token: &[u8]) -> u64 {
+    let mut k = [0u8; 8];
+    for (d, s) in k.iter_mut().zip(token) {
+        *d = s.to_ascii_lowercase();
+    }
+    u64::from_be_bytes(k)
+}
+
 /// How a crawler's groups were chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentMatch {
@@ -34,18 +45,59 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
     let agent = trim(agent.as_bytes());
     let token = product_token(agent);
     if !token.is_empty() && !is_star(agent) {
-        let keys = &parsed.lookup;
-        let key = |i: u32| parsed.agent_token(&parsed.agents[i as usize]);
-        let lo = keys.partition_point(|&i| cmp_ignore_case(key(i), token) == Ordering::Less);
-        let hi =
-            lo + keys[lo..].partition_point(|&i| cmp_ignore_case(key(i), token) == Ordering::Equal);
-        if hi > lo {
-            return (&parsed.lookup_groups[lo..hi], AgentMatch::Named);
+        // The binary search reads only the tokens' 8-octet keys; tokens are
+        // compared whole only between equal keys.
+        let key = token_key(token);
+        let keys = &parsed.lookup_keys;
+        let lo = keys.partition_point(|&k| k < key);
+        let same = |j: usize| {
+            keys[j] == key
+                && parsed
+                    .agent_token(&parsed.agents[parsed.lookup[j] as usize])
+                    .eq_ignore_ascii_case(token)
+        };
+        // Equal tokens are contiguous among equal keys (sorted by token).
+        let run = keys[lo..].partition_point(|&k| k == key);
+        if let Some(first) = (lo..lo + run).find(|&j| same(j)) {
+            let end = (first..lo + run).find(|&j| !same(j)).unwrap_or(lo + run);
+            return (&parsed.lookup_groups[first..end], AgentMatch::Named);
         }
     }
     if parsed.star_groups.is_empty() {
         (&[], AgentMatch::None)
     } else {
         (&parsed.star_groups, AgentMatch::Star)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{AgentMatch, Robots};
+
+    #[test]
+    fn tokens_sharing_their_first_eight_octets() {
+        let robots = Robots::parse(
+            "User-agent: Googlebot\nDisallow: /a\n\n\
+             User-agent: googlebot-image\nDisallow: /b\n\n\
+             User-agent: GOOGLEBOT-News\nUser-agent: googlebo\nDisallow: /c\n\n\
+             User-agent: Googlebot\nDisallow: /d\n\n\
+             User-agent: *\nDisallow: /e\n",
+        );
+        let lines = |agent: &str| -> Vec<u32> {
+            let a = robots.agent(agent);
+            a.groups().map(|g| g.line()).collect()
+        };
+        assert_eq!(lines("googlebot/2.1"), [1, 11]);
+        assert_eq!(lines("Googlebot-Image"), [4]);
+        assert_eq!(lines("googlebot-news"), [7]);
+        assert_eq!(lines("GoogleBo"), [7]);
+        assert_eq!(lines("Googleb"), [14]);
+        assert_eq!(lines("Googlebot-Video"), [14]);
+        assert_eq!(
+            robots.agent("Googlebot-Video").agent_match(),
+            AgentMatch::Star
+        );
+        assert!(!robots.is_allowed("GOOGLEBOT", "/d"));
+        assert!(robots.is_allowed("GOOGLEBOT", "/e"));
     }
 }

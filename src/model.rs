@@ -24,18 +24,104 @@ pub(crate) const ANCHORED: u8 = 4;
 /// kept in [`Parsed::written`].
 pub(crate) const REWRITTEN: u8 = 8;
 
-/// One allow/disallow rule.
+/// One allow/disallow rule (8 bytes; its line number is in [`RuleLines`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rule {
     /// Offset of the normalised pattern in [`Parsed::arena`].
     pub start: u32,
-    /// Line number (1-based) in the file.
-    pub line: u32,
     /// Length of the normalised pattern in octets: the rule's priority
     /// (RFC 9309 section 2.2.2, "the match that has the most octets").
     pub len: u16,
     /// `ALLOW | WILDCARD | ANCHORED | REWRITTEN`.
     pub flags: u8,
+    /// Length of the literal prefix (see [`Rule::literal_prefix`]), or 255
+    /// when it is 255 or more.
+    pub prefix: u8,
+}
+
+/// The line numbers of the rules, in about one byte per rule: rules are in
+/// file order, so each is stored as the distance from the previous rule's
+/// line (mostly 1), with the full line every [`RuleLines::STRIDE`] rules and
+/// distances of 255 or more kept apart.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RuleLines {
+    /// The line of rule `STRIDE * k`.
+    base: Box<[u32]>,
+    /// The line of each rule less the previous rule's (0 for a rule at a
+    /// multiple of `STRIDE`), or `FAR`.
+    delta: Box<[u8]>,
+    /// (rule, line) of the rules whose delta is `FAR`, by rule.
+    far: Box<[(u32, u32)]>,
+}
+
+impl RuleLines {
+    const STRIDE: usize = 64;
+    const FAR: u8 = u8::MAX;
+
+    /// The line of rule `i`.
+    pub fn get(&self, i: u32) -> u32 {
+        let i = i as usize;
+        let block = i / Self::STRIDE * Self::STRIDE;
+        let mut line = self.base[i / Self::STRIDE];
+        for j in block + 1..=i {
+            line = match self.delta[j] {
+                Self::FAR => {
+                    let k = self
+                        .far
+                        .binary_search_by_key(&(j as u32), |&(r, _)| r)
+                        .expect("far line recorded");
+                    self.far[k].1
+                }
+                d => line + d as u32,
+            };
+        }
+        line
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.base.len() * 4 + self.delta.len() + self.far.len() * 8
+    }
+}
+
+/// Builds [`RuleLines`] as rules are pushed.
+#[derive(Debug, Default)]
+pub(crate) struct RuleLinesBuilder {
+    base: Vec<u32>,
+    delta: Vec<u8>,
+    far: Vec<(u32, u32)>,
+    last: u32,
+}
+
+impl RuleLinesBuilder {
+    /// Records the line of the next rule (lines never decrease).
+    pub fn push(&mut self, line: u32) {
+        let i = self.delta.len();
+        if i % RuleLines::STRIDE == 0 {
+            self.base.push(line);
+            self.delta.push(0);
+        } else {
+            match u8::try_from(line - self.last) {
+                Ok(d) if d < RuleLines::FAR => self.delta.push(d),
+                _ => {
+                    self.delta.push(RuleLines::FAR);
+                    self.far.push((i as u32, line));
+                }
+            }
+        }
+        self.last = line;
+    }
+
+    pub fn reserve(&mut self, rules: usize) {
+        self.delta.reserve(rules);
+    }
+
+    pub fn finish(self) -> RuleLines {
+        RuleLines {
+            base: self.base.into(),
+            delta: self.delta.into(),
+            far: self.far.into(),
+        }
+    }
 }
 
 impl Rule {
@@ -49,20 +135,35 @@ impl Rule {
     }
     /// The literal part of the pattern before its first operator, which
     /// every path it matches must start with.
+    #[inline]
     pub fn literal_prefix<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
-        let p = self.pattern(arena);
-        if self.flags & WILDCARD != 0 {
-            &p[..memchr::memchr(b'*', p).unwrap_or(p.len())]
-        } else if self.flags & ANCHORED != 0 {
-            &p[..p.len() - 1]
+        &self.pattern(arena)[..self.prefix_len(arena)]
+    }
+
+    /// The length of [`literal_prefix`](Rule::literal_prefix).
+    #[inline]
+    pub fn prefix_len(&self, arena: &[u8]) -> usize {
+        if self.prefix < u8::MAX {
+            self.prefix as usize
         } else {
-            p
+            Rule::compute_prefix_len(self.pattern(arena), self.flags)
+        }
+    }
+
+    /// The literal prefix length of `pattern` with `flags`.
+    pub fn compute_prefix_len(pattern: &[u8], flags: u8) -> usize {
+        if flags & WILDCARD != 0 {
+            memchr::memchr(b'*', pattern).unwrap_or(pattern.len())
+        } else if flags & ANCHORED != 0 {
+            pattern.len() - 1
+        } else {
+            pattern.len()
         }
     }
 }
 
 /// A group: one or more user-agent lines and the records that follow them
-/// (RFC 9309 section 2.1).
+/// (RFC 9309 section 2.1). 40 bytes.
 #[derive(Debug)]
 pub(crate) struct Group {
     /// Range of [`Parsed::rules`].
@@ -71,12 +172,9 @@ pub(crate) struct Group {
     pub agents: (u32, u32),
     /// Line of the group's first user-agent line.
     pub line: u32,
-    /// First valid `Crawl-delay` in the group, with its line.
-    pub crawl_delay: Option<(Duration, u32)>,
-    /// First valid `Request-rate` in the group, with its line.
-    pub request_rate: Option<(RequestRate, u32)>,
-    /// Sorted prefix index, built on first use for groups with many rules.
-    pub index: OnceLock<Index>,
+    /// Sorted prefix index, built on first use for groups with many rules
+    /// (boxed, so that a group without one stays small).
+    pub index: OnceLock<Box<Index>>,
 }
 
 impl Clone for Group {
@@ -85,11 +183,20 @@ impl Clone for Group {
             rules: self.rules,
             agents: self.agents,
             line: self.line,
-            crawl_delay: self.crawl_delay,
-            request_rate: self.request_rate,
             index: OnceLock::new(),
         }
     }
+}
+
+/// The extension records of a group that has any (most have none).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GroupExtras {
+    /// The group.
+    pub group: u32,
+    /// First valid `Crawl-delay` in the group, with its line.
+    pub crawl_delay: Option<(Duration, u32)>,
+    /// First valid `Request-rate` in the group, with its line.
+    pub request_rate: Option<(RequestRate, u32)>,
 }
 
 /// One user-agent line's value.
@@ -97,10 +204,11 @@ impl Clone for Group {
 pub(crate) struct AgentName {
     /// Offset of the value as written (trimmed) in the arena.
     pub start: u32,
-    /// Length of the value as written.
-    pub len: u32,
+    /// Length of the value as written (a line is at most `MAX_LINE_LEN`
+    /// octets, at most tripled by a lossy UTF-8 conversion).
+    pub len: u16,
     /// Length of its product token, a prefix of the value (0: no token).
-    pub token_len: u32,
+    pub token_len: u16,
     /// The group it belongs to.
     pub group: u32,
     /// `*`: the global group (RFC 9309 section 2.2.1).
@@ -112,12 +220,19 @@ pub(crate) struct AgentName {
 pub(crate) struct Parsed {
     pub arena: Box<[u8]>,
     pub rules: Box<[Rule]>,
+    /// The line of each rule.
+    pub rule_lines: RuleLines,
     pub groups: Box<[Group]>,
+    /// Crawl-delay and request-rate of the groups that have one, by group.
+    pub extras: Box<[GroupExtras]>,
     /// Every user-agent value, in file order.
     pub agents: Box<[AgentName]>,
     /// Indexes into `agents` of the named (non-`*`) ones with a product
     /// token, sorted by lower-cased token, then group; duplicates removed.
     pub lookup: Box<[u32]>,
+    /// `lookup_keys[i]` is `agent::token_key` of `agents[lookup[i]]`'s
+    /// token.
+    pub lookup_keys: Box<[u64]>,
     /// `lookup_groups[i]` is the group of `agents[lookup[i]]`, so the groups
     /// of one token are a contiguous slice.
     pub lookup_groups: Box<[u32]>,
@@ -135,18 +250,24 @@ pub(crate) struct Parsed {
 }
 
 impl Parsed {
+    /// The extension records of group `group`, if it has any.
+    pub fn extras(&self, group: u32) -> Option<&GroupExtras> {
+        let i = self.extras.binary_search_by_key(&group, |e| e.group).ok()?;
+        Some(&self.extras[i])
+    }
+
     pub fn agent_value(&self, a: &AgentName) -> &str {
-        let b = &self.arena[a.start as usize..(a.start + a.len) as usize];
+        let b = &self.arena[a.start as usize..a.start as usize + a.len as usize];
         // Agent values are stored as UTF-8 (see parse::Builder::push_agent).
         std::str::from_utf8(b).unwrap_or("")
     }
 
     pub fn agent_token(&self, a: &AgentName) -> &[u8] {
-        &self.arena[a.start as usize..(a.start + a.token_len) as usize]
+        &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
     }
 
-    /// Bytes retained on the heap by this value (not counting lazily built
-    /// indexes).
+    /// Bytes retained on the heap by this value, with the `Arc` allocation
+    /// that holds it (not counting lazily built indexes).
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         let strs = |s: &[Box<str>]| {
@@ -154,11 +275,17 @@ impl Parsed {
                 .map(|x| x.len() + size_of::<Box<str>>())
                 .sum::<usize>()
         };
-        self.arena.len()
+        // The `Arc` allocation holding this struct: two counts and itself.
+        2 * size_of::<usize>()
+            + size_of::<Parsed>()
+            + self.arena.len()
             + self.rules.len() * size_of::<Rule>()
+            + self.rule_lines.heap_bytes()
             + self.groups.len() * size_of::<Group>()
+            + self.extras.len() * size_of::<GroupExtras>()
             + self.agents.len() * size_of::<AgentName>()
             + (self.lookup.len() + self.lookup_groups.len() + self.star_groups.len()) * 4
+            + self.lookup_keys.len() * 8
             + self
                 .written
                 .iter()
@@ -168,5 +295,87 @@ impl Parsed {
             + self.host.as_ref().map_or(0, |h| h.len())
             + self.records.iter().map(Record::heap_bytes).sum::<usize>()
             + self.warnings.iter().map(Warning::heap_bytes).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes() {
+        assert_eq!(std::mem::size_of::<super::Rule>(), 8);
+        assert_eq!(std::mem::size_of::<super::Group>(), 40);
+        assert_eq!(std::mem::size_of::<super::AgentName>(), 16);
+    }
+
+    #[test]
+    fn rule_lines() {
+        let lines: Vec<u32> = (0..300u32)
+            .map(|i| 1 + i * 2 + if i > 100 { 1000 } else { 0 } + if i > 200 { i * 300 } else { 0 })
+            .collect();
+        let mut b = super::RuleLinesBuilder::default();
+        for &l in &lines {
+            b.push(l);
+        }
+        let r = b.finish();
+        for (i, &l) in lines.iter().enumerate() {
+            assert_eq!(r.get(i as u32), l, "{i}");
+        }
+        // One byte a rule, a base every 64, and 8 bytes per far jump (99 here).
+        assert_eq!(r.heap_bytes(), 300 + 5 * 4 + 99 * 8);
+    }
+}
+
+/// Where the heap of the corpus goes, by array:
+/// `cargo test --lib memory_breakdown -- --ignored --nocapture`.
+#[cfg(test)]
+mod breakdown {
+    #[test]
+    #[ignore]
+    fn memory_breakdown() {
+        use std::mem::size_of;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
+        let mut tot = [0usize; 10];
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        for p in names {
+            if p.extension().is_none_or(|e| e != "txt") {
+                continue;
+            }
+            let body = std::fs::read(&p).unwrap();
+            let x = crate::parse::parse(&body, &crate::ParseOptions::new());
+            let parts = [
+                body.len(),
+                x.arena.len(),
+                x.rules.len() * size_of::<super::Rule>() + x.rule_lines.heap_bytes(),
+                x.groups.len() * size_of::<super::Group>(),
+                x.agents.len() * size_of::<super::AgentName>(),
+                (x.lookup.len() + x.lookup_groups.len() + x.star_groups.len()) * 4,
+                x.written.iter().map(|(_, s)| s.len() + 24).sum::<usize>(),
+                x.sitemaps.iter().map(|s| s.len() + 16).sum::<usize>(),
+                x.records
+                    .iter()
+                    .map(crate::record::Record::heap_bytes)
+                    .sum::<usize>(),
+                x.warnings
+                    .iter()
+                    .map(crate::lint::Warning::heap_bytes)
+                    .sum::<usize>(),
+            ];
+            for (t, v) in tot.iter_mut().zip(parts) {
+                *t += v;
+            }
+        }
+        eprintln!(
+            "sizes: Rule {} Group {} AgentName {} Parsed {}",
+            size_of::<super::Rule>(),
+            size_of::<super::Group>(),
+            size_of::<super::AgentName>(),
+            size_of::<super::Parsed>()
+        );
+        eprintln!("body arena rules groups agents lookup written sitemaps records warnings");
+        eprintln!("{tot:?}");
     }
 }

@@ -100,6 +100,13 @@ pub(crate) enum Mode {
 /// normal form, otherwise the replacement and how many input octets it eats.
 #[inline]
 fn step(input: &[u8], i: usize, mode: Mode) -> Option<(Replacement, usize)> {
+    step_last(input, i, mode, i + 1 == input.len())
+}
+
+/// [`step`], told whether `input[i]` is the last octet of the value (which
+/// decides what a `$` is).
+#[inline]
+fn step_last(input: &[u8], i: usize, mode: Mode, last: bool) -> Option<(Replacement, usize)> {
     let b = input[i];
     match CLASS[b as usize] {
         Class::Keep => None,
@@ -109,7 +116,7 @@ fn step(input: &[u8], i: usize, mode: Mode) -> Option<(Replacement, usize)> {
             Mode::Path | Mode::LiteralPattern => Some((Replacement::Escape(b), 1)),
         },
         Class::Dollar => match mode {
-            Mode::Pattern if i + 1 == input.len() => None,
+            Mode::Pattern if last => None,
             _ => Some((Replacement::Escape(b), 1)),
         },
         Class::Percent => {
@@ -140,55 +147,300 @@ enum Replacement {
     Escape(u8),
 }
 
-/// Normalises `input` for `mode`, borrowing it when it is already normal.
-pub(crate) fn normalize(input: &[u8], mode: Mode) -> Cow<'_, [u8]> {
-    let mut i = 0;
-    // Fast scan: most paths and patterns are plain ASCII and already normal.
-    let first = loop {
-        if i == input.len() {
-            return Cow::Borrowed(input);
-        }
-        if CLASS[input[i] as usize] != Class::Keep {
-            if let Some(r) = step(input, i, mode) {
-                break r;
-            }
-            // `%HH` already normal, or an operator in a pattern: skip it whole
-            // so that its hex digits are not re-examined.
-            i += if input[i] == b'%' { 3 } else { 1 };
-            continue;
-        }
-        i += 1;
-    };
-    let mut out = Vec::with_capacity(input.len() + 16);
-    out.extend_from_slice(&input[..i]);
-    let mut pending = Some(first);
-    loop {
-        let (rep, eat) = match pending.take() {
-            Some(r) => r,
-            None => {
-                if i == input.len() {
-                    break;
-                }
-                match step(input, i, mode) {
-                    Some(r) => r,
-                    None => {
-                        let n = if input[i] == b'%' { 3 } else { 1 };
-                        out.extend_from_slice(&input[i..i + n]);
-                        i += n;
-                        continue;
-                    }
-                }
-            }
-        };
-        match rep {
-            Replacement::Byte(v) => out.push(v),
-            Replacement::Escape(v) => {
-                out.extend_from_slice(&[b'%', HEX[(v >> 4) as usize], HEX[(v & 15) as usize]])
-            }
-        }
-        i += eat;
+/// 1 for the octets [`normalize`] must look at (anything but [`Class::Keep`]),
+/// for octet-at-a-time scanning.
+static SPECIAL: [u8; 256] = SPECIAL_TABLE;
+
+const SPECIAL_TABLE: [u8; 256] = {
+    let class = class_table();
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = !matches!(class[b], Class::Keep) as u8;
+        b += 1;
     }
-    Cow::Owned(out)
+    t
+};
+
+/// [`SPECIAL`], plus `#`, which ends a value on a robots.txt line.
+static SPECIAL_LINE: [u8; 256] = {
+    let mut t = SPECIAL_TABLE;
+    t[b'#' as usize] = 1;
+    t
+};
+
+/// [`SPECIAL`] as arithmetic, for sixteen octets at a time: the compiler
+/// turns [`any16`] of it into a dozen SIMD compares (SSE2 and NEON are
+/// baseline), where table lookups go one octet at a time. A test checks it
+/// against the table.
+#[inline(always)]
+fn special(b: u8) -> bool {
+    // Controls, space and non-ASCII (negative as i8); `"`; `$` `%`; `*`;
+    // `<`; `>`; `\`; `^`; `` ` ``; `{` `|` `}`; DEL.
+    ((b as i8) < 0x21)
+        | (b == b'"')
+        | (b.wrapping_sub(b'$') < 2)
+        | (b == b'*')
+        | (b == b'<')
+        | (b == b'>')
+        | (b == b'\\')
+        | (b == b'^')
+        | (b == b'`')
+        | (b.wrapping_sub(b'{') < 3)
+        | (b == 0x7F)
+}
+
+/// [`SPECIAL_LINE`] as arithmetic.
+#[inline(always)]
+fn special_line(b: u8) -> bool {
+    special(b) | (b == b'#')
+}
+
+/// The position of the first of the sixteen octets for which `f` holds, or
+/// 16. Written so that it vectorises and does not branch: `f` over all
+/// sixteen into 0/1 octets (SIMD compares), then the lowest set octet.
+#[inline(always)]
+pub(crate) fn first16(chunk: &[u8; 16], f: impl Fn(u8) -> bool) -> usize {
+    let mut hits = [0u8; 16];
+    for (h, &b) in hits.iter_mut().zip(chunk) {
+        *h = f(b) as u8;
+    }
+    // 128 trailing zeros (16 octets) when none holds.
+    u128::from_le_bytes(hits).trailing_zeros() as usize / 8
+}
+
+/// The position of the first octet at or after `i` that is not plainly kept,
+/// or `input.len()`: sixteen octets per step.
+#[inline]
+fn scan(input: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = input.get(i..i + 16) {
+        let k = first16(chunk.try_into().expect("16 octets"), special);
+        i += k;
+        if k < 16 {
+            return i;
+        }
+    }
+    while i < input.len() && SPECIAL[input[i] as usize] == 0 {
+        i += 1;
+    }
+    i
+}
+
+/// The offset of the first octet of `input` that is not plainly kept or is
+/// a `#`, or `input.len()`: sixteen octets per step. A URL path read up to
+/// there is already in normal form.
+#[inline]
+pub(crate) fn plain_until_fragment(input: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(chunk) = input.get(i..i + 16) {
+        let k = first16(chunk.try_into().expect("16 octets"), special_line);
+        i += k;
+        if k < 16 {
+            return i;
+        }
+    }
+    while i < input.len() && SPECIAL_LINE[input[i] as usize] == 0 {
+        i += 1;
+    }
+    i
+}
+
+/// Octets that end a value on a robots.txt line (a NUL ends the line).
+#[inline]
+fn ends_value(b: u8) -> bool {
+    matches!(b, b'\n' | b'\r' | b'#' | 0)
+}
+
+/// Spaces trimmed around values (as `parse::is_space`).
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C')
+}
+
+/// Where [`normalize_line_value`] stopped.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LineValue {
+    pub seen: Seen,
+    /// End of the value, trailing spaces excluded.
+    pub end: usize,
+    /// Offset of what ended the value: a CR, LF, `#` or NUL, or the body's
+    /// end.
+    pub stop: usize,
+}
+
+/// Normalises the value that starts at `body[start]` (leading spaces already
+/// skipped) and runs to the first CR, LF, `#` or NUL (trailing spaces excluded),
+/// appending its normal form to `out`: the parser's fast path, which reads
+/// a rule line's value in the same pass that finds its end. The result is
+/// exactly `normalize_into(&body[start..end], ..)`.
+pub(crate) fn normalize_line_value(
+    body: &[u8],
+    start: usize,
+    mode: Mode,
+    out: &mut Vec<u8>,
+) -> LineValue {
+    let mut seen = Seen::default();
+    let mut i = start;
+    // The offset of the first octet after `j` that is not a space: the
+    // value ends at `j` if that octet ends it.
+    let after_spaces = |mut j: usize| {
+        while j < body.len() && is_space(body[j]) {
+            j += 1;
+        }
+        j
+    };
+    loop {
+        // Copy plain octets, sixteen at a time: append all sixteen, then cut
+        // back to the first that needs a look. `out` is always the normal
+        // form of `body[start..i]`.
+        loop {
+            let Some(chunk) = body.get(i..i + 16) else {
+                let plain = i;
+                while i < body.len() && SPECIAL_LINE[body[i] as usize] == 0 {
+                    i += 1;
+                }
+                out.extend_from_slice(&body[plain..i]);
+                break;
+            };
+            let chunk: &[u8; 16] = chunk.try_into().expect("16 octets");
+            let k = first16(chunk, special_line);
+            out.extend_from_slice(chunk);
+            i += k;
+            if k < 16 {
+                out.truncate(out.len() - 16 + k);
+                break;
+            }
+        }
+        if i == body.len() || ends_value(body[i]) {
+            return LineValue {
+                seen,
+                end: i,
+                stop: i,
+            };
+        }
+        let b = body[i];
+        let last = if is_space(b) || b == b'$' {
+            let j = after_spaces(i + 1);
+            let last = j == body.len() || ends_value(body[j]);
+            if last && is_space(b) {
+                return LineValue {
+                    seen,
+                    end: i,
+                    stop: j,
+                };
+            }
+            last
+        } else {
+            false
+        };
+        // A `%` looks at the next two octets; past the value's end they are
+        // a space, CR, LF, `#` or NUL, none a hex digit, so this reads as
+        // `step` would on the value alone.
+        match step_last(body, i, mode, last) {
+            None => {
+                let n = if b == b'%' { 3 } else { 1 };
+                if b == b'*' {
+                    seen.star = true;
+                }
+                out.extend_from_slice(&body[i..i + n]);
+                i += n;
+            }
+            Some((rep, eat)) => {
+                match rep {
+                    Replacement::Byte(v) => out.push(v),
+                    Replacement::Escape(v) => out.extend_from_slice(&[
+                        b'%',
+                        HEX[(v >> 4) as usize],
+                        HEX[(v & 15) as usize],
+                    ]),
+                }
+                seen.rewritten = true;
+                i += eat;
+            }
+        }
+    }
+}
+
+/// What [`normalize_into`] saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Seen {
+    /// Some octet was rewritten: the output differs from the input.
+    pub rewritten: bool,
+    /// The output holds a `*` wildcard (only in [`Mode::Pattern`]).
+    pub star: bool,
+}
+
+/// Appends the normal form of `input` to `out`, copying runs of octets that
+/// are already normal whole.
+pub(crate) fn normalize_into(input: &[u8], mode: Mode, out: &mut Vec<u8>) -> Seen {
+    let mut seen = Seen::default();
+    // `input[copied..i]` is normal and not yet copied.
+    let (mut i, mut copied) = (0, 0);
+    loop {
+        i = scan(input, i);
+        if i == input.len() {
+            out.extend_from_slice(&input[copied..]);
+            return seen;
+        }
+        match step(input, i, mode) {
+            None => {
+                // `%HH` already normal, or an operator in a pattern: keep it,
+                // and do not re-examine an escape's hex digits.
+                if input[i] == b'*' {
+                    seen.star = true;
+                }
+                i += if input[i] == b'%' { 3 } else { 1 };
+            }
+            Some((rep, eat)) => {
+                out.extend_from_slice(&input[copied..i]);
+                match rep {
+                    Replacement::Byte(v) => out.push(v),
+                    Replacement::Escape(v) => out.extend_from_slice(&[
+                        b'%',
+                        HEX[(v >> 4) as usize],
+                        HEX[(v & 15) as usize],
+                    ]),
+                }
+                seen.rewritten = true;
+                i += eat;
+                copied = i;
+            }
+        }
+    }
+}
+
+/// The offset of the first octet of `input` that normalising rewrites, or
+/// `None` when `input` is already in normal form.
+#[inline]
+fn first_rewrite(input: &[u8], mode: Mode) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        i = scan(input, i);
+        if i == input.len() {
+            return None;
+        }
+        if step(input, i, mode).is_some() {
+            return Some(i);
+        }
+        i += if input[i] == b'%' { 3 } else { 1 };
+    }
+}
+
+/// Normalises `input` for `mode`, borrowing it when it is already normal.
+/// Otherwise it allocates once: the output is at most three times the
+/// rewritten tail.
+pub(crate) fn normalize(input: &[u8], mode: Mode) -> Cow<'_, [u8]> {
+    match first_rewrite(input, mode) {
+        None => Cow::Borrowed(input),
+        Some(i) => {
+            let mut out = Vec::with_capacity(i + 3 * (input.len() - i));
+            out.extend_from_slice(&input[..i]);
+            // The tail keeps the input's end, so "the last octet" (`$`) and
+            // the look-ahead of `%` read the same.
+            normalize_into(&input[i..], mode, &mut out);
+            Cow::Owned(out)
+        }
+    }
 }
 
 /// Normalises a URL path (with its query) for matching.
@@ -242,6 +494,63 @@ mod tests {
         assert_eq!(p("/100%"), "/100%25");
         assert_eq!(p("/%zz"), "/%25zz");
         assert_eq!(p("/%4"), "/%254");
+    }
+
+    /// The normaliser as first written: one octet at a time.
+    fn naive(input: &[u8], mode: Mode) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < input.len() {
+            match step(input, i, mode) {
+                None => {
+                    let n = if input[i] == b'%' { 3 } else { 1 };
+                    out.extend_from_slice(&input[i..i + n]);
+                    i += n;
+                }
+                Some((Replacement::Byte(v), eat)) => {
+                    out.push(v);
+                    i += eat;
+                }
+                Some((Replacement::Escape(v), eat)) => {
+                    out.extend_from_slice(format!("%{v:02X}").as_bytes());
+                    i += eat;
+                }
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn chunked_scan_agrees_with_naive(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "a", "/", "abcdefgh", "%", "%2f", "%2F", "%41", "%zz", "*", "$", "é", " ", "~",
+                ][..]),
+                0..24,
+            ),
+        ) {
+            let input = pieces.concat();
+            for mode in [Mode::Path, Mode::Pattern, Mode::LiteralPattern] {
+                let want = naive(input.as_bytes(), mode);
+                let got = normalize(input.as_bytes(), mode);
+                proptest::prop_assert_eq!(&*got, &want[..], "{}", input);
+                proptest::prop_assert_eq!(matches!(got, Cow::Borrowed(_)), want == input.as_bytes());
+                let mut out = b"x".to_vec();
+                let seen = normalize_into(input.as_bytes(), mode, &mut out);
+                proptest::prop_assert_eq!(&out[1..], &want[..]);
+                proptest::prop_assert_eq!(seen.rewritten, want != input.as_bytes());
+                proptest::prop_assert_eq!(seen.star, mode == Mode::Pattern && want.contains(&b'*'));
+            }
+        }
+    }
+
+    #[test]
+    fn predicates_match_tables() {
+        for b in 0..=255u8 {
+            assert_eq!(special(b), SPECIAL[b as usize] == 1, "{b:#x}");
+            assert_eq!(special_line(b), SPECIAL_LINE[b as usize] == 1, "{b:#x}");
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ impl<'a> RuleView<'a> {
 
     /// Line number (1-based).
     pub fn line(&self) -> u32 {
-        self.rule().line
+        self.parsed.rule_lines.get(self.index)
     }
 
     /// Allow or disallow.
@@ -154,12 +154,18 @@ impl<'a> GroupView<'a> {
 
     /// The group's `Crawl-delay`, if it has a valid one.
     pub fn crawl_delay(&self) -> Option<Duration> {
-        self.group().crawl_delay.map(|(d, _)| d)
+        self.parsed
+            .extras(self.index)
+            .and_then(|e| e.crawl_delay)
+            .map(|(d, _)| d)
     }
 
     /// The group's `Request-rate`, if it has a valid one.
     pub fn request_rate(&self) -> Option<RequestRate> {
-        self.group().request_rate.map(|(r, _)| r)
+        self.parsed
+            .extras(self.index)
+            .and_then(|e| e.request_rate)
+            .map(|(r, _)| r)
     }
 }
 

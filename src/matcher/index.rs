@@ -1,110 +1,472 @@
 //! A sorted prefix index over one group's rules, so a path is answered in
-//! O(log n + matches) instead of O(n) for groups with many rules.
+//! O(log n + matches) instead of O(n).
 //!
-//! Every path a rule matches starts with the rule's literal prefix (the
-//! pattern before its first `*`, or without its final `$`). Sort the rules by
-//! that prefix. For a path `P`, take the last rule `j` whose prefix sorts at
-//! or before `P`. Any prefix `r` of `P` sorts at or before `P` and, as every
-//! string between `r` and `P` starts with `r`, `r` is a prefix of `j`'s prefix
-//! too. So the candidate rules are `j`'s prefix-ancestors: a chain that
-//! `parent` links precompute. The walk climbs the chain to the first prefix
-//! of `P`; from there every ancestor is a prefix of `P` as well, and the walk
-//! stops early once `chain_max` (the longest pattern left on the chain) cannot
-//! beat the best match found.
+//! Rules are split in two. *Prefix rules* match the paths that start with
+//! their literal prefix (the pattern without a final `$` or trailing `*`s;
+//! with `$`, exactly that path): most rules. *Wildcard rules* have a literal
+//! piece after a `*` (`/*.pdf$`, `/*?sort=`).
 //!
-//! Built once per group on first use (the parse itself never sorts); about 10
-//! bytes per rule.
+//! Prefix rules are sorted by prefix. For a path `P`, take the last rule `j`
+//! whose prefix sorts at or before `P`. Any prefix `r` of `P` sorts at or
+//! before `P` and, as every string between `r` and `P` starts with `r`, `r`
+//! is a prefix of `j`'s prefix too. So the candidate rules are `j`'s
+//! prefix-ancestors: a chain that `parent` links precompute. The walk climbs
+//! the chain to the first prefix of `P`; from there every ancestor is a
+//! prefix of `P` as well, and the walk stops early once `chain_max` (the
+//! longest pattern left on the chain) cannot beat the best match found.
+//!
+//! The binary search compares keys, the first eight octets of each prefix as
+//! a big-endian integer (zero-padded: normalised text holds no NUL, so the
+//! padding sorts below any octet and integer order is prefix order), not
+//! the rules and the arena; full prefixes are compared only between equal
+//! keys, and only for prefixes longer than eight octets.
+//!
+//! A wildcard rule can match only a path that holds its *anchor*, a pair of
+//! octets from one of its pieces (of those, the one fewest of the group's
+//! wildcard rules share). The rules are sorted by anchor, and a
+//! 1024-bit set of the anchors is kept: a check walks the path's octet
+//! pairs, and only for a pair in the set looks up (binary search) the rules
+//! anchored on it; each is then tried if the path starts with its prefix
+//! (one masked compare of keys) and could beat the best match so far, and
+//! only then matched ([`super::wildcard`]). A file with hundreds of `/*...`
+//! rules costs a few instructions per octet of the path, not per rule.
+//!
+//! Built once per group on first use (the parse itself never sorts): 24
+//! bytes per rule, plus 128 bytes with wildcard rules. Each entry holds all
+//! a check reads of its rule, so the search's probes bring in what the
+//! chain walk then needs.
 
-use crate::model::{Parsed, Rule};
+use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};
 
-use super::{Hit, rule_matches};
+use super::{Hit, wildcard};
+
+/// Paths at least this long share piece searches across a check's wildcard
+/// rules ([`wildcard::Memo`]).
+const MEMO_MIN_PATH: usize = 256;
 
 const NONE: u32 = u32::MAX;
 
+/// One prefix rule, with all a check reads of it in one place (24 bytes;
+/// the search's last probe has usually brought its line in already).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// The first eight octets of the literal prefix, big-endian ([`key8`]).
+    key: u64,
+    /// The rule's index in `Parsed::rules`.
+    rule: u32,
+    /// Position of the nearest earlier entry whose prefix is a prefix of
+    /// this entry's prefix, or `NONE`.
+    parent: u32,
+    /// The pattern's length (the rule's priority).
+    len: u16,
+    /// Longest pattern length on the chain from this entry up.
+    chain_max: u16,
+    /// The literal prefix's length.
+    prefix: u16,
+    /// An `Allow` rule.
+    allow: bool,
+    /// Anchored without `*` (`/a$`): matches only the path equal to its
+    /// prefix.
+    exact: bool,
+}
+
+/// One wildcard rule (24 bytes).
+#[derive(Debug, Clone, Copy)]
+struct Wild {
+    /// [`key8`] of the literal prefix.
+    key: u64,
+    /// The rule's index in `Parsed::rules`.
+    rule: u32,
+    /// The pattern's length.
+    len: u16,
+    /// The anchor (see [`anchors`]).
+    anchor: u16,
+    /// The literal prefix's length, capped at 8 (the part `key` checks; the
+    /// matcher checks the rest).
+    prefix: u8,
+    /// An `Allow` rule.
+    allow: bool,
+}
+
 #[derive(Debug)]
 pub(crate) struct Index {
-    /// Rule indexes sorted by literal prefix (then by pattern length,
+    /// Prefix rules sorted by literal prefix (then by pattern length,
     /// disallow before allow, later rules first, so the walk backwards meets
     /// the strongest rule of a prefix first).
-    order: Box<[u32]>,
-    /// Position in `order` of the nearest earlier entry whose prefix is a
-    /// prefix of this entry's prefix, or `NONE`.
-    parent: Box<[u32]>,
-    /// Longest pattern length on the chain from this entry up.
-    chain_max: Box<[u16]>,
+    entries: Box<[Entry]>,
+    /// Wildcard rules, by anchor, ascending (those without one last).
+    wild: Box<[Wild]>,
+    /// The set of the anchors, as 1024 bits (empty without wildcard rules).
+    anchors: Box<[u64]>,
+}
+
+/// The anchor of a wildcard rule with no piece of two octets.
+const NO_ANCHOR: u16 = 1024;
+
+/// The bit of an octet pair in a 1024-bit set.
+#[inline]
+fn pair_bit(a: u8, b: u8) -> u16 {
+    (((a as u16) << 3) ^ b as u16) & 1023
+}
+
+/// Is `bit` in the 1024-bit `set`?
+#[inline]
+fn has(set: &[u64], bit: u16) -> bool {
+    set[(bit >> 6) as usize] & (1 << (bit & 63)) != 0
+}
+
+/// The octet pairs a path matching a wildcard pattern (with a literal
+/// prefix of `prefix_len` octets) must hold: those inside its pieces after
+/// the prefix, as [`pair_bit`]s, appended to `out` without repeats.
+fn required_pairs(pattern: &[u8], prefix_len: usize, out: &mut Vec<u16>) {
+    let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    let from = out.len();
+    out.extend(
+        body[prefix_len..]
+            .split(|&b| b == b'*')
+            .flat_map(|piece| piece.windows(2).map(|w| pair_bit(w[0], w[1]))),
+    );
+    out[from..].sort_unstable();
+    let mut n = from;
+    for i in from..out.len() {
+        if i == from || out[i] != out[n - 1] {
+            out[n] = out[i];
+            n += 1;
+        }
+    }
+    out.truncate(n);
+}
+
+/// The anchors of a group's wildcard rules, whose required pairs are
+/// `pairs[ends[i - 1]..ends[i]]`: for each, of the pairs it requires, the
+/// one fewest of the group's wildcard rules require (so that rules sharing
+/// a common piece, such as `/*/medialibrary/...`, spread over their
+/// distinctive pairs); `NO_ANCHOR` for a rule that requires none.
+fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<u16> {
+    let mut count = vec![0u32; 1024];
+    for &p in pairs {
+        count[p as usize] += 1;
+    }
+    let mut from = 0;
+    ends.iter()
+        .map(|&end| {
+            let anchor = pairs[from..end]
+                .iter()
+                .copied()
+                .min_by_key(|&p| count[p as usize])
+                .unwrap_or(NO_ANCHOR);
+            from = end;
+            anchor
+        })
+        .collect()
+}
+
+/// Is this rule a wildcard rule (a literal piece after a `*`)? Otherwise it
+/// matches the paths starting with its literal prefix (or, anchored
+/// without `*`, exactly that path).
+fn is_wild(pattern: &[u8], prefix_len: usize) -> bool {
+    pattern[prefix_len..]
+        .iter()
+        .any(|&b| b != b'*' && b != b'$')
+}
+
+/// The first eight octets of `s` as a big-endian integer, zero-padded.
+#[inline]
+pub(crate) fn key8(s: &[u8]) -> u64 {
+    match s.first_chunk::<8>() {
+        Some(w) => u64::from_be_bytes(*w),
+        None => s
+            .iter()
+            .enumerate()
+            .fold(0, |k, (i, &b)| k | (b as u64) << (56 - 8 * i)),
+    }
 }
 
 impl Index {
     pub(crate) fn build(parsed: &Parsed, rules: (u32, u32)) -> Index {
         let arena = &parsed.arena;
         let rule = |i: u32| &parsed.rules[i as usize];
-        let mut order: Vec<u32> = (rules.0..rules.1).collect();
-        order.sort_unstable_by(|&a, &b| {
-            let (ra, rb) = (rule(a), rule(b));
-            ra.literal_prefix(arena)
-                .cmp(rb.literal_prefix(arena))
-                .then(ra.len.cmp(&rb.len))
-                .then(ra.allow().cmp(&rb.allow()))
-                .then(b.cmp(&a))
+        let (wild, prefixed): (Vec<u32>, Vec<u32>) = (rules.0..rules.1)
+            .partition(|&i| is_wild(rule(i).pattern(arena), rule(i).prefix_len(arena)));
+        // Sorted by prefix (the key decides most comparisons without
+        // reading the arena), then as the walk backwards wants to meet them.
+        // (A 16-octet key decides nearly every comparison; files list their
+        // rules mostly in order, and the stable sort takes runs as they
+        // come.)
+        let mut order: Vec<(u128, &[u8], u32)> = prefixed
+            .into_iter()
+            .map(|i| {
+                let p = rule(i).literal_prefix(arena);
+                let mut k = [0u8; 16];
+                k[..p.len().min(16)].copy_from_slice(&p[..p.len().min(16)]);
+                (u128::from_be_bytes(k), p, i)
+            })
+            .collect();
+        order.sort_by(|&(ka, pa, a), &(kb, pb, b)| {
+            ka.cmp(&kb)
+                .then_with(|| pa[pa.len().min(16)..].cmp(&pb[pb.len().min(16)..]))
+                .then_with(|| {
+                    let (ra, rb) = (rule(a), rule(b));
+                    ra.len
+                        .cmp(&rb.len)
+                        .then(ra.allow().cmp(&rb.allow()))
+                        .then(b.cmp(&a))
+                })
         });
-        let mut parent = vec![NONE; order.len()];
-        let mut chain_max = vec![0u16; order.len()];
+        let mut entries: Vec<Entry> = Vec::with_capacity(order.len());
         let mut stack: Vec<usize> = Vec::new();
-        for (pos, &r) in order.iter().enumerate() {
-            let prefix = rule(r).literal_prefix(arena);
+        for (pos, &(key, prefix, i)) in order.iter().enumerate() {
             while let Some(&top) = stack.last() {
-                if prefix.starts_with(rule(order[top]).literal_prefix(arena)) {
+                if prefix.starts_with(order[top].1) {
                     break;
                 }
                 stack.pop();
             }
             let up = stack.last().copied();
-            parent[pos] = up.map_or(NONE, |u| u as u32);
-            chain_max[pos] = rule(r).len.max(up.map_or(0, |u| chain_max[u]));
+            let r = rule(i);
+            entries.push(Entry {
+                key: (key >> 64) as u64,
+                rule: i,
+                parent: up.map_or(NONE, |u| u as u32),
+                len: r.len,
+                chain_max: r.len.max(up.map_or(0, |u| entries[u].chain_max)),
+                prefix: prefix.len() as u16,
+                allow: r.allow(),
+                exact: r.flags & (ANCHORED | WILDCARD) == ANCHORED,
+            });
             stack.push(pos);
         }
+        let mut pairs = Vec::new();
+        let ends: Vec<usize> = wild
+            .iter()
+            .map(|&i| {
+                required_pairs(
+                    rule(i).pattern(arena),
+                    rule(i).prefix_len(arena),
+                    &mut pairs,
+                );
+                pairs.len()
+            })
+            .collect();
+        let mut wild: Vec<Wild> = anchors(&pairs, &ends)
+            .into_iter()
+            .zip(wild)
+            .map(|(anchor, i)| {
+                let r = rule(i);
+                Wild {
+                    key: key8(r.literal_prefix(arena)),
+                    rule: i,
+                    len: r.len,
+                    anchor,
+                    prefix: r.prefix_len(arena).min(8) as u8,
+                    allow: r.allow(),
+                }
+            })
+            .collect();
+        wild.sort_unstable_by_key(|w| (w.anchor, w.rule));
+        let mut anchors = vec![0u64; if wild.is_empty() { 0 } else { 16 }];
+        for w in wild.iter().filter(|w| w.anchor != NO_ANCHOR) {
+            anchors[(w.anchor >> 6) as usize] |= 1 << (w.anchor & 63);
+        }
         Index {
-            order: order.into(),
-            parent: parent.into(),
-            chain_max: chain_max.into(),
+            entries: entries.into(),
+            wild: wild.into(),
+            anchors: anchors.into(),
         }
     }
 
     /// The best rule of the indexed group matching `path`.
-    pub(crate) fn best(&self, parsed: &Parsed, path: &[u8]) -> Option<Hit> {
-        let arena = &parsed.arena;
-        let rule = |pos: u32| -> &Rule { &parsed.rules[self.order[pos as usize] as usize] };
-        let end = self
-            .order
-            .partition_point(|&r| parsed.rules[r as usize].literal_prefix(arena) <= path);
+    #[inline]
+    pub(crate) fn best(&self, arena: &[u8], rules: &[Rule], path: &[u8]) -> Option<Hit> {
+        let path_key = key8(path);
+        let best = self.best_prefixed(arena, rules, path, path_key);
+        if self.wild.is_empty() {
+            best
+        } else {
+            self.best_wild(arena, rules, path, path_key, best)
+        }
+    }
+
+    /// The best prefix rule for `path`.
+    #[inline]
+    fn best_prefixed(
+        &self,
+        arena: &[u8],
+        rules: &[Rule],
+        path: &[u8],
+        path_key: u64,
+    ) -> Option<Hit> {
+        let entries = &self.entries[..];
+        // The prefix of the entry beyond its key (it has more than 8 octets).
+        let long_prefix = |e: &Entry| {
+            let start = rules[e.rule as usize].start as usize;
+            &arena[start..start + e.prefix as usize]
+        };
+        // Does the prefix of the entry at `pos` sort at or before `path`?
+        let at_or_before = |pos: usize| {
+            let e = &entries[pos];
+            if e.key != path_key {
+                e.key < path_key
+            } else {
+                e.prefix <= 8 || long_prefix(e) <= path
+            }
+        };
+        let end = partition_point(entries.len(), at_or_before);
         if end == 0 {
             return None;
         }
+        // Is the prefix of `e` a prefix of `path`?
+        let is_prefix = |e: &Entry| {
+            let n = e.prefix as usize;
+            e.key == path_key & MASKS[n.min(8)]
+                && (n <= 8 || path.get(8..n) == Some(&long_prefix(e)[8..]))
+        };
         let mut pos = end as u32 - 1;
-        while !path.starts_with(rule(pos).literal_prefix(arena)) {
-            pos = self.parent[pos as usize];
+        while !is_prefix(&entries[pos as usize]) {
+            pos = entries[pos as usize].parent;
             if pos == NONE {
                 return None;
             }
         }
         let mut best: Option<Hit> = None;
         while pos != NONE {
-            let max = self.chain_max[pos as usize];
-            if best.is_some_and(|b| max < b.len) {
+            let e = &entries[pos as usize];
+            if best.is_some_and(|b| e.chain_max < b.len) {
                 break;
             }
-            let index = self.order[pos as usize];
-            let r = rule(pos);
             let hit = Hit {
-                len: r.len,
-                allow: r.allow(),
-                rule: index,
+                len: e.len,
+                allow: e.allow,
+                rule: e.rule,
             };
-            if best.is_none_or(|b| hit.beats(&b)) && rule_matches(arena, r, path) {
+            // On the chain, the prefix is a prefix of the path, which is a
+            // match unless the rule is anchored (`/a$`: the path must be
+            // exactly the prefix; `/a*$` is not anchored in that sense).
+            if best.is_none_or(|b| hit.beats(&b)) && (!e.exact || path.len() == e.prefix as usize) {
                 best = Some(hit);
             }
-            pos = self.parent[pos as usize];
+            pos = e.parent;
         }
         best
+    }
+
+    /// The best of `best` and the wildcard rules for `path`.
+    ///
+    /// Only the rules whose anchor pair the path holds are tried: the walk
+    /// goes over the path's octet pairs, looks each up in the set of
+    /// anchors, and for a hit takes the rules with that anchor (a binary
+    /// search in `wild_anchor`). Rules without an anchor are always tried.
+    #[inline(never)]
+    fn best_wild(
+        &self,
+        arena: &[u8],
+        rules: &[Rule],
+        path: &[u8],
+        path_key: u64,
+        mut best: Option<Hit>,
+    ) -> Option<Hit> {
+        let wild = &self.wild[..];
+        // Long paths (where a search costs) share piece searches across rules.
+        let mut memo = (path.len() >= MEMO_MIN_PATH).then(wildcard::Memo::new);
+        let mut try_rule = |w: &Wild, best: &mut Option<Hit>| {
+            if best.is_some_and(|b| w.len < b.len) || path_key & MASKS[w.prefix as usize] != w.key {
+                return;
+            }
+            let hit = Hit {
+                len: w.len,
+                allow: w.allow,
+                rule: w.rule,
+            };
+            if best.is_none_or(|b| hit.beats(&b)) {
+                let pattern = rules[w.rule as usize].pattern(arena);
+                let matched = match &mut memo {
+                    Some(memo) => wildcard::matches_memo(pattern, path, memo),
+                    None => wildcard::matches(pattern, path),
+                };
+                if matched {
+                    *best = Some(hit);
+                }
+            }
+        };
+        let anchored = wild.partition_point(|w| w.anchor < NO_ANCHOR);
+        for w in &wild[anchored..] {
+            try_rule(w, &mut best);
+        }
+        // Pairs already looked up (a path may hold a pair twice).
+        let mut seen = [0u64; 16];
+        for pair in path.windows(2) {
+            let bit = pair_bit(pair[0], pair[1]);
+            if !has(&self.anchors, bit) || has(&seen, bit) {
+                continue;
+            }
+            seen[(bit >> 6) as usize] |= 1 << (bit & 63);
+            let from = wild[..anchored].partition_point(|w| w.anchor < bit);
+            for w in wild[from..anchored].iter().take_while(|w| w.anchor == bit) {
+                try_rule(w, &mut best);
+            }
+        }
+        best
+    }
+}
+
+/// Masks of the first 0 to 8 octets of a [`key8`].
+const MASKS: [u64; 9] = {
+    let mut m = [0u64; 9];
+    let mut n = 1;
+    while n < 8 {
+        m[n] = !(u64::MAX >> (8 * n));
+        n += 1;
+    }
+    m[8] = u64::MAX;
+    m
+};
+
+/// The number of leading positions in `0..n` for which `pred` holds (it
+/// holds for a prefix of them): a branch-light binary search.
+#[inline]
+fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut len) = (0, n);
+    while len > 1 {
+        let half = len / 2;
+        if pred(lo + half - 1) {
+            lo += half;
+        }
+        len -= half;
+    }
+    if len == 1 && pred(lo) { lo + 1 } else { lo }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_sort_as_prefixes() {
+        let words: [&[u8]; 8] = [
+            b"",
+            b"/",
+            b"/a",
+            b"/a%2F",
+            b"/ab",
+            b"/abcdefgh",
+            b"/abcdefghij",
+            b"/b",
+        ];
+        for w in words.windows(2) {
+            assert!(key8(w[0]) <= key8(w[1]), "{:?}", w);
+        }
+        assert_eq!(key8(b"/abcdefg") & MASKS[3], key8(b"/ab"));
+        assert_eq!(MASKS[0], 0);
+        assert_eq!(MASKS[8], u64::MAX);
+        assert_eq!(MASKS[1], 0xFF << 56);
+    }
+
+    #[test]
+    fn partition_points() {
+        for n in 0..20 {
+            for k in 0..=n {
+                assert_eq!(partition_point(n, |i| i < k), k, "{n} {k}");
+            }
+        }
     }
 }

@@ -7,19 +7,24 @@
 //!
 //! Small groups are scanned linearly, skipping any rule too short to beat the
 //! best match so far; groups with more than [`INDEX_MIN_RULES`] rules get a
-//! sorted prefix [`index`] on first use.
+//! sorted prefix [`index`] on first use (or when an [`Agent`](crate::Agent)
+//! handle is made, which also resolves its groups down to their rules:
+//! [`Prepared`]).
 
 pub(crate) mod index;
 pub(crate) mod url;
 pub(crate) mod wildcard;
 
+#[cfg(test)]
+mod proptests;
 #[cfg(any(test, feature = "__fuzz"))]
 pub(crate) mod reference;
 
 use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};
 
-/// Groups with more rules than this get a prefix index.
-pub(crate) const INDEX_MIN_RULES: u32 = 24;
+/// Groups with more rules than this get a prefix index. (Measured: below
+/// about eight rules, a linear scan is as fast.)
+pub(crate) const INDEX_MIN_RULES: u32 = 8;
 
 /// A matching rule, ordered by strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +56,17 @@ pub(crate) fn rule_matches(arena: &[u8], rule: &Rule, path: &[u8]) -> bool {
     } else if rule.flags & ANCHORED != 0 {
         path == &pattern[..pattern.len() - 1]
     } else {
-        path.starts_with(pattern)
+        starts_with(path, pattern)
+    }
+}
+
+/// `path.starts_with(prefix)`, rejecting most mismatches on the last octet
+/// before comparing the rest (a call, for slices of unknown length).
+#[inline]
+pub(crate) fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
+    match prefix.split_last() {
+        None => true,
+        Some((&last, init)) => path.get(init.len()) == Some(&last) && path[..init.len()] == *init,
     }
 }
 
@@ -63,34 +78,113 @@ pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit
     if end - start > INDEX_MIN_RULES {
         return g
             .index
-            .get_or_init(|| index::Index::build(parsed, g.rules))
-            .best(parsed, path);
+            .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)))
+            .best(&parsed.arena, &parsed.rules, path);
     }
+    linear_best(
+        &parsed.arena,
+        &parsed.rules[start as usize..end as usize],
+        start,
+        path,
+    )
+}
+
+/// The best of `rules` (a group's rules, the first of which is rule number
+/// `first`) for `path`, by a linear scan.
+#[inline]
+pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], first: u32, path: &[u8]) -> Option<Hit> {
     let mut best: Option<Hit> = None;
-    for (i, r) in parsed.rules[start as usize..end as usize]
-        .iter()
-        .enumerate()
-    {
+    for (i, r) in rules.iter().enumerate() {
         let hit = Hit {
             len: r.len,
             allow: r.allow(),
-            rule: start + i as u32,
+            rule: first + i as u32,
         };
-        if best.is_none_or(|b| hit.beats(&b)) && rule_matches(&parsed.arena, r, path) {
+        if best.is_none_or(|b| hit.beats(&b)) && rule_matches(arena, r, path) {
             best = Some(hit);
         }
     }
     best
 }
 
+/// The groups of one crawler, resolved once (by [`prepare`]) down to what a
+/// check reads, so that checking through an [`Agent`](crate::Agent) handle
+/// goes straight to the rules: no agent lookup, no hop through the parsed
+/// file and its group table.
+#[derive(Clone, Copy)]
+pub(crate) enum Prepared<'a> {
+    /// No group applies.
+    Empty,
+    /// One small group, scanned linearly: its rules, the first being rule
+    /// number `first`.
+    Linear {
+        arena: &'a [u8],
+        rules: &'a [Rule],
+        first: u32,
+    },
+    /// One group with a prefix index (over all of `rules`).
+    Indexed {
+        arena: &'a [u8],
+        rules: &'a [Rule],
+        index: &'a index::Index,
+    },
+    /// Several groups, merged.
+    Merged {
+        parsed: &'a Parsed,
+        groups: &'a [u32],
+    },
+}
+
+impl Prepared<'_> {
+    /// The best rule for `path`.
+    #[inline]
+    pub(crate) fn best(&self, path: &[u8]) -> Option<Hit> {
+        match *self {
+            Prepared::Empty => None,
+            Prepared::Linear {
+                arena,
+                rules,
+                first,
+            } => linear_best(arena, rules, first, path),
+            Prepared::Indexed {
+                arena,
+                rules,
+                index,
+            } => index.best(arena, rules, path),
+            Prepared::Merged { parsed, groups } => best(parsed, groups, path),
+        }
+    }
+}
+
 /// Builds the index of each large group in `groups` now, so later checks
-/// do not pay for it.
-pub(crate) fn prepare(parsed: &Parsed, groups: &[u32]) {
+/// do not pay for it, and resolves the groups for checks.
+pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a> {
     for &group in groups {
         let g = &parsed.groups[group as usize];
         if g.rules.1 - g.rules.0 > INDEX_MIN_RULES {
-            g.index.get_or_init(|| index::Index::build(parsed, g.rules));
+            g.index
+                .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)));
         }
+    }
+    match *groups {
+        [] => Prepared::Empty,
+        [group] => {
+            let g = &parsed.groups[group as usize];
+            let (start, end) = g.rules;
+            match g.index.get() {
+                Some(index) => Prepared::Indexed {
+                    arena: &parsed.arena,
+                    rules: &parsed.rules,
+                    index,
+                },
+                None => Prepared::Linear {
+                    arena: &parsed.arena,
+                    rules: &parsed.rules[start as usize..end as usize],
+                    first: start,
+                },
+            }
+        }
+        _ => Prepared::Merged { parsed, groups },
     }
 }
 
@@ -111,5 +205,5 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
 /// RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed."
 #[inline]
 pub(crate) fn is_robots_txt(path: &[u8]) -> bool {
-    path.split(|&b| b == b'?').next() == Some(b"/robots.txt")
+    path.starts_with(b"/robots.txt") && path.get(11).is_none_or(|&b| b == b'?')
 }

@@ -2,26 +2,16 @@
 
 use std::borrow::Cow;
 
+use crate::percent::{self, Mode};
+
 /// The path and query of `url`, which may be absolute (`https://h/p?q#f`),
 /// scheme-relative (`//h/p`) or a path (`/p?q`). The fragment is dropped; an
 /// empty path is `/`. Never fails: for text that is no URL it returns what
-/// follows the first `/` or `?`, else `/`.
+/// follows the first `/` or `?`, else `/`. (Checks use [`normal_path`];
+/// this is for tests and fuzzing.)
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn path_and_query(url: &str) -> Cow<'_, [u8]> {
-    let s = url
-        .trim_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control())
-        .as_bytes();
-    let s = &s[..memchr::memchr(b'#', s).unwrap_or(s.len())];
-    let start = if s.starts_with(b"//") {
-        authority_end(s, 2)
-    } else if s.first() == Some(&b'/') {
-        0
-    } else {
-        match scheme_end(s) {
-            Some(after) => authority_end(s, after),
-            None => authority_end(s, 0),
-        }
-    };
-    let rest = &s[start..];
+    let rest = raw_path(url);
     match rest.first() {
         None => Cow::Borrowed(b"/"),
         Some(b'?') => {
@@ -34,6 +24,98 @@ pub(crate) fn path_and_query(url: &str) -> Cow<'_, [u8]> {
     }
 }
 
+/// The path and query of `url` as [`path_and_query`] reads them, in
+/// percent-encoded normal form ([`percent::path`]). Borrows from `url` when
+/// it is already normal; otherwise allocates once, for the normal form.
+#[inline]
+pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
+    // The common case in one pass: `http(s)://host/path`, nothing to trim,
+    // a path already in normal form up to its end or its fragment.
+    if let Some(rest) = after_http_authority(url.as_bytes()) {
+        let stop = percent::plain_until_fragment(rest);
+        if rest.get(stop).is_none_or(|&b| b == b'#') {
+            match rest[..stop].first() {
+                Some(b'/') => return Cow::Borrowed(&rest[..stop]),
+                None => return Cow::Borrowed(b"/"),
+                // `?q` needs a `/` in front: the general path below.
+                _ => {}
+            }
+        }
+    }
+    let rest = raw_path(url);
+    match rest.first() {
+        None => Cow::Borrowed(b"/"),
+        Some(b'?') => {
+            let mut v = Vec::with_capacity(1 + 3 * rest.len());
+            v.push(b'/');
+            percent::normalize_into(rest, Mode::Path, &mut v);
+            Cow::Owned(v)
+        }
+        Some(_) => percent::path(rest),
+    }
+}
+
+/// What follows the authority of a URL that starts with `http://` or
+/// `https://` (in any case) and needs no trimming: empty, or starting with
+/// `/`, `?` or `#`. `None` for anything else.
+#[inline]
+fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
+    let word = u64::from_le_bytes(s.get(..8)?.try_into().ok()?);
+    // Or-ing 0x20 lower-cases the letters of the scheme only.
+    let after = if word | 0x20_2020_2020 == u64::from_le_bytes(*b"https://") {
+        8
+    } else if word & 0xFF_FFFF_FFFF_FFFF | 0x2020_2020 == u64::from_le_bytes(*b"http://\0") {
+        7
+    } else {
+        return None;
+    };
+    let last = *s.last()?;
+    if last <= b' ' || last == 0x7F {
+        return None;
+    }
+    let rest = &s[after..];
+    let end = memchr::memchr3(b'/', b'?', b'#', rest).unwrap_or(rest.len());
+    Some(&rest[end..])
+}
+
+/// The path and query of `url` as written, possibly empty or starting
+/// with `?`.
+#[inline]
+fn raw_path(url: &str) -> &[u8] {
+    let s = trim(url.as_bytes());
+    let s = &s[..memchr::memchr(b'#', s).unwrap_or(s.len())];
+    let start = if s.starts_with(b"//") {
+        authority_end(s, 2)
+    } else if s.first() == Some(&b'/') {
+        0
+    } else {
+        match scheme_end(s) {
+            Some(after) => authority_end(s, after),
+            None => authority_end(s, 0),
+        }
+    };
+    &s[start..]
+}
+
+/// Removes ASCII whitespace and control characters at both ends. (A UTF-8
+/// string's other characters have no octet below 0x80, so trimming octets
+/// is trimming characters.)
+#[inline]
+fn trim(mut s: &[u8]) -> &[u8] {
+    let cut = |b: u8| b <= b' ' || b == 0x7F;
+    while let [first, rest @ ..] = s
+        && cut(*first)
+    {
+        s = rest;
+    }
+    while let [rest @ .., last] = s
+        && cut(*last)
+    {
+        s = rest;
+    }
+    s
+}
+
 /// With `s` = `scheme://...`, the offset just past `//`.
 fn scheme_end(s: &[u8]) -> Option<usize> {
     let colon = s
@@ -43,11 +125,9 @@ fn scheme_end(s: &[u8]) -> Option<usize> {
 }
 
 /// The offset of the first `/` or `?` at or after `from` (the path's start).
+#[inline]
 fn authority_end(s: &[u8], from: usize) -> usize {
-    s[from..]
-        .iter()
-        .position(|&b| b == b'/' || b == b'?')
-        .map_or(s.len(), |i| from + i)
+    memchr::memchr2(b'/', b'?', &s[from..]).map_or(s.len(), |i| from + i)
 }
 
 #[cfg(test)]
@@ -72,5 +152,63 @@ mod tests {
         assert_eq!(p("example.com/x"), "/x");
         assert_eq!(p("mailto:a@b"), "/");
         assert_eq!(p("http://h/a//b/../c"), "/a//b/../c");
+        assert_eq!(p("\t\x7f /p \x0b\r\n"), "/p");
+        assert_eq!(p(" ツ/p"), "/p");
+    }
+
+    proptest::proptest! {
+        /// The one-pass path agrees with extracting, then normalising.
+        #[test]
+        fn normal_path_agrees_with_two_steps(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "http://", "HTTPS://", "https://", "h", "/", "//", "?", "#", " ", "\t", "%7e",
+                    "%2F", "é", "*", "$", ":", "@", "abcdefghijklmnop", "\u{7f}",
+                ][..]),
+                0..12,
+            ),
+        ) {
+            let url = pieces.concat();
+            let want = percent::path(&path_and_query(&url)).into_owned();
+            proptest::prop_assert_eq!(&*normal_path(&url), &want[..], "{:?}", url);
+        }
+    }
+
+    #[test]
+    fn normal_paths() {
+        let n = |u: &str| {
+            let v = normal_path(u);
+            let borrowed = matches!(v, Cow::Borrowed(_));
+            (String::from_utf8(v.into_owned()).unwrap(), borrowed)
+        };
+        assert_eq!(n("https://h/a/b?c"), ("/a/b?c".into(), true));
+        assert_eq!(n("HTTP://h/a#b"), ("/a".into(), true));
+        assert_eq!(n("Https://h:8/a?b#c"), ("/a?b".into(), true));
+        assert_eq!(n("https://h#c/d"), ("/".into(), true));
+        assert_eq!(n("https://u@h"), ("/".into(), true));
+        assert_eq!(n("https://h/a b#c d"), ("/a%20b".into(), false));
+        assert_eq!(n("https://h/a#b c"), ("/a".into(), true));
+        assert_eq!(n("https://h"), ("/".into(), true));
+        assert_eq!(
+            n("https://h/caf%c3%a9?x=é"),
+            ("/caf%C3%A9?x=%C3%A9".into(), false)
+        );
+        assert_eq!(n("https://h?q"), ("/?q".into(), false));
+        assert_eq!(n("https://h?q=é"), ("/?q=%C3%A9".into(), false));
+        for u in [
+            "https://h/a b",
+            "//h?x*",
+            "/%7e",
+            "?",
+            "http://h/x#%zz",
+            "https://h ",
+            "httpx://h/a",
+            "http:/h/a",
+            "https://h/%7e#x",
+            "https://h?a#b",
+            "https:",
+        ] {
+            assert_eq!(&*normal_path(u), &*percent::path(&path_and_query(u)), "{u}");
+        }
     }
 }

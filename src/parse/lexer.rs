@@ -1,9 +1,10 @@
 //! Splitting a robots.txt into lines and lines into key and value
 //! (RFC 9309 section 2.2, with the leniency real files need).
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memchr3};
 
 use crate::limits::MAX_LINE_LEN;
+use crate::percent::{self, Mode, Seen};
 
 /// A line, with comment and surrounding whitespace removed.
 pub(crate) struct Line<'a> {
@@ -41,24 +42,263 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// What [`Lines::fast`] did with the next line.
+pub(crate) enum Fast {
+    /// Nothing: the line needs the general path ([`Lines::next`]).
+    No,
+    /// A blank or comment-only line, consumed.
+    Skipped,
+    /// A `key: value` line of another key (or a rule line outside any
+    /// group), consumed: `body[key.0..key.1]`, `body[value.0..value.1]`,
+    /// both trimmed.
+    Record {
+        number: u32,
+        key: (usize, usize),
+        value: (usize, usize),
+    },
+    /// An `Allow` or `Disallow` line, consumed; its value's normal form has
+    /// been appended to the arena.
+    Rule {
+        number: u32,
+        allow: bool,
+        /// The value as written: `body[value.0..value.1]`.
+        value: (usize, usize),
+        /// Where its normal form starts in the arena.
+        at: usize,
+        seen: Seen,
+    },
+}
+
+impl<'a> Lines<'a> {
+    /// Moves past the line whose end (CR, LF or the body's end) is at `end`.
+    #[inline]
+    fn finish_line(&mut self, end: usize) {
+        let mut next = end + 1;
+        if self.body.get(end) == Some(&b'\r') && self.body.get(end + 1) == Some(&b'\n') {
+            next += 1;
+        }
+        self.pos = next;
+        self.number = self.number.saturating_add(1);
+    }
+
+    /// The parser's fast path for the lines most of a robots.txt is made of,
+    /// each read in one pass: blank lines, comment lines, and `key: value`
+    /// lines whose key starts the line. The value of an `Allow`/`Disallow`
+    /// line is normalised into `arena` as it is read (when `rule_mode` is
+    /// given, i.e. inside a group). A line of any other shape, one past
+    /// `MAX_LINE_LEN`, or one holding a NUL, is left to
+    /// [`next`](Iterator::next); the outcome is the same as if it had read
+    /// the line.
+    #[inline]
+    pub fn fast(&mut self, rule_mode: Option<Mode>, arena: &mut Vec<u8>) -> Fast {
+        let body = self.body;
+        let start = self.pos;
+        let Some(&first) = body.get(start) else {
+            return Fast::No;
+        };
+        match first {
+            b'\n' | b'\r' => {
+                self.finish_line(start);
+                return Fast::Skipped;
+            }
+            b'#' => {
+                let end = line_end(body, start);
+                if body.get(end) == Some(&0) || end - start > MAX_LINE_LEN {
+                    return Fast::No;
+                }
+                self.finish_line(end);
+                return Fast::Skipped;
+            }
+            _ => {}
+        }
+        // The key: letters, digits, `-`, `_`; then spaces and a colon. The
+        // three keys nearly every line has are recognised whole.
+        let mut i = match known_key(body, start) {
+            Some(end) => end,
+            None => {
+                let mut i = start;
+                while i < body.len() && KEY[body[i] as usize] != 0 {
+                    i += 1;
+                }
+                i
+            }
+        };
+        let key = (start, i);
+        if key.1 == key.0 {
+            return Fast::No;
+        }
+        while i < body.len() && is_space(body[i]) {
+            i += 1;
+        }
+        if body.get(i) != Some(&b':') {
+            return Fast::No;
+        }
+        i += 1;
+        while i < body.len() && is_space(body[i]) {
+            i += 1;
+        }
+        let value = i;
+        if let Some(mode) = rule_mode
+            && let Some(allow) = rule_key(&body[key.0..key.1])
+        {
+            let mark = arena.len();
+            let v = percent::normalize_line_value(body, value, mode, arena);
+            let end = if body.get(v.stop) == Some(&b'#') {
+                line_end(body, v.stop)
+            } else {
+                v.stop
+            };
+            if body.get(end) == Some(&0) || end - start > MAX_LINE_LEN {
+                arena.truncate(mark);
+                return Fast::No;
+            }
+            self.finish_line(end);
+            return Fast::Rule {
+                number: self.number,
+                allow,
+                value: (value, v.end),
+                at: mark,
+                seen: v.seen,
+            };
+        }
+        let stop = scan_to(&VALUE_STOP, body, value);
+        let end = match body.get(stop) {
+            Some(b'#') => line_end(body, stop),
+            _ => stop,
+        };
+        if body.get(end) == Some(&0) || end - start > MAX_LINE_LEN {
+            return Fast::No;
+        }
+        let mut value_end = stop;
+        while value_end > value && is_space(body[value_end - 1]) {
+            value_end -= 1;
+        }
+        self.finish_line(end);
+        Fast::Record {
+            number: self.number,
+            key,
+            value: (value, value_end),
+        }
+    }
+}
+
+/// 1 for the octets of a key the fast path reads: letters, digits, `-`, `_`.
+static KEY: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c.is_ascii_alphanumeric() || c == b'-' || c == b'_') as u8;
+        b += 1;
+    }
+    t
+};
+
+/// 1 for the octets that end a value: CR, LF, `#` and NUL.
+static VALUE_STOP: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'\n' as usize] = 1;
+    t[b'\r' as usize] = 1;
+    t[b'#' as usize] = 1;
+    t[0] = 1;
+    t
+};
+
+/// The offset of the first octet at or after `i` marked in `table` (which
+/// must be [`VALUE_STOP`]), or the body's length; sixteen octets per step.
+#[inline]
+fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = body.get(i..i + 16) {
+        let k = percent::first16(chunk.try_into().expect("16 octets"), |b| {
+            (b == b'\n') | (b == b'\r') | (b == b'#') | (b == 0)
+        });
+        i += k;
+        if k < 16 {
+            return i;
+        }
+    }
+    while i < body.len() && table[body[i] as usize] == 0 {
+        i += 1;
+    }
+    i
+}
+
+/// The offset of the first CR, LF or NUL at or after `from`, or the body's
+/// length.
+#[inline]
+fn line_end(body: &[u8], from: usize) -> usize {
+    memchr3(b'\n', b'\r', 0, &body[from..]).map_or(body.len(), |j| from + j)
+}
+
+/// The end of `Disallow`, `Allow` or `User-agent` (in any case) at
+/// `body[i..]` when one is there and no other key octet follows. Or-ing 0x20
+/// lower-cases a letter and makes no other octet a letter (it is not applied
+/// to the `-`).
+#[inline]
+fn known_key(body: &[u8], i: usize) -> Option<usize> {
+    let word = u64::from_le_bytes(body.get(i..i + 8)?.try_into().ok()?);
+    let end = if word | 0x2020_2020_2020_2020 == u64::from_le_bytes(*b"disallow") {
+        i + 8
+    } else if word & 0xFF_FFFF_FFFF | 0x20_2020_2020 == u64::from_le_bytes(*b"allow\0\0\0") {
+        i + 5
+    } else if word | 0x2020_2020_0020_2020 == u64::from_le_bytes(*b"user-age")
+        && body
+            .get(i + 8..i + 10)
+            .is_some_and(|nt| nt.eq_ignore_ascii_case(b"nt"))
+    {
+        i + 10
+    } else {
+        return None;
+    };
+    match body.get(end) {
+        Some(&b) if KEY[b as usize] != 0 => None,
+        _ => Some(end),
+    }
+}
+
+/// Is `key` `Allow` or `Disallow` (in any case), and which? One 8-octet
+/// compare: or-ing 0x20 lower-cases a letter and makes no other octet a
+/// letter.
+#[inline]
+fn rule_key(key: &[u8]) -> Option<bool> {
+    match *key {
+        [a, b, c, d, e, f, g, h] => {
+            let word = u64::from_le_bytes([a, b, c, d, e, f, g, h]) | 0x2020_2020_2020_2020;
+            (word == u64::from_le_bytes(*b"disallow")).then_some(false)
+        }
+        [a, b, c, d, e] => {
+            let word = u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]) | 0x20_2020_2020;
+            (word == u64::from_le_bytes(*b"allow\0\0\0")).then_some(true)
+        }
+        _ => None,
+    }
+}
+
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
     #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
         let rest = self.body.get(self.pos..).filter(|r| !r.is_empty())?;
-        let end = memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+        // One search finds the line end or the comment start, whichever
+        // comes first; a comment costs a second search for the line end.
+        let (comment, end) = match memchr3(b'\n', b'\r', b'#', rest) {
+            Some(i) if rest[i] == b'#' => (
+                Some(i),
+                memchr2(b'\n', b'\r', &rest[i..]).map_or(rest.len(), |j| i + j),
+            ),
+            Some(i) => (None, i),
+            None => (None, rest.len()),
+        };
         let mut next = self.pos + end + 1;
         if rest.get(end) == Some(&b'\r') && rest.get(end + 1) == Some(&b'\n') {
             next += 1;
         }
         self.pos = next;
         self.number = self.number.saturating_add(1);
-        let mut line = &rest[..end];
-        let too_long = line.len() > MAX_LINE_LEN;
-        if too_long {
-            line = &line[..MAX_LINE_LEN];
-        }
+        let too_long = end > MAX_LINE_LEN;
+        let mut line = &rest[..end.min(MAX_LINE_LEN)];
+        // A NUL ends the line (and is reported even inside a comment).
         let nul = match memchr(0, line) {
             Some(i) => {
                 line = &line[..i];
@@ -67,7 +307,9 @@ impl<'a> Iterator for Lines<'a> {
             None => false,
         };
         // RFC 9309 section 2.2: a comment runs from `#` to the end of the line.
-        if let Some(i) = memchr(b'#', line) {
+        if let Some(i) = comment
+            && i < line.len()
+        {
             line = &line[..i];
         }
         Some(Line {
@@ -114,7 +356,8 @@ pub(crate) struct KeyValue<'a> {
 /// is exactly two runs of non-whitespace, as Google's parser does
 /// (`Disallow /x`); anything else is not a record.
 pub(crate) fn split(content: &[u8]) -> Option<KeyValue<'_>> {
-    if let Some(i) = memchr(b':', content) {
+    // Keys are short: a plain loop beats a vectorised search here.
+    if let Some(i) = content.iter().position(|&b| b == b':') {
         let key = trim(&content[..i]);
         if key.is_empty() {
             return None;
@@ -170,6 +413,63 @@ mod tests {
         let long = [b'a'; MAX_LINE_LEN + 10];
         let l = Lines::new(&long).next().unwrap();
         assert!(l.too_long && l.content.len() == MAX_LINE_LEN);
+    }
+
+    /// The lexer as first written: cut at the line end, the length limit,
+    /// a NUL, then a comment, each with its own search.
+    fn naive(body: &[u8]) -> Vec<(u32, Vec<u8>, bool, bool)> {
+        let mut out = Vec::new();
+        let mut pos = if body.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let mut number = 0;
+        while pos < body.len() {
+            let rest = &body[pos..];
+            let end = memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+            pos += end + 1;
+            if rest.get(end) == Some(&b'\r') && rest.get(end + 1) == Some(&b'\n') {
+                pos += 1;
+            }
+            number += 1;
+            let mut line = &rest[..end];
+            let too_long = line.len() > MAX_LINE_LEN;
+            line = &line[..line.len().min(MAX_LINE_LEN)];
+            let nul = memchr(0, line).inspect(|&i| line = &line[..i]).is_some();
+            if let Some(i) = memchr(b'#', line) {
+                line = &line[..i];
+            }
+            out.push((number, trim(line).to_vec(), too_long, nul));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lines_agree_with_naive(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "a", "Disallow: /x", " ", "#", "\n", "\r", "\r\n", "\0", ":", "\u{feff}",
+                    "#c\0", "\t",
+                ][..]),
+                0..40,
+            ),
+            long in 0..3usize,
+        ) {
+            let mut body = pieces.concat().into_bytes();
+            // Sometimes a line around the length limit, with a comment or
+            // NUL on either side of it.
+            if long > 0 {
+                let at = body.len() / 2;
+                let run = vec![b'x'; MAX_LINE_LEN - 2 + long];
+                body.splice(at..at, run);
+            }
+            let got: Vec<_> = Lines::new(&body)
+                .map(|l| (l.number, l.content.to_vec(), l.too_long, l.nul))
+                .collect();
+            proptest::prop_assert_eq!(got, naive(&body));
+        }
     }
 
     #[test]

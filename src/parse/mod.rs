@@ -11,8 +11,11 @@ use std::fmt;
 
 use crate::limits::MAX_BODY_LEN;
 use crate::lint::{Warning, WarningKind};
-use crate::model::{ALLOW, ANCHORED, AgentName, Group, Parsed, REWRITTEN, Rule, WILDCARD};
-use crate::percent::{self, Mode};
+use crate::model::{
+    ALLOW, ANCHORED, AgentName, Group, GroupExtras, Parsed, REWRITTEN, Rule, RuleLinesBuilder,
+    WILDCARD,
+};
+use crate::percent::{self, Mode, Seen};
 use crate::record::{Record, RequestRate, parse_crawl_delay};
 use crate::robots::Robots;
 
@@ -61,7 +64,21 @@ impl fmt::Display for Directive {
 
 /// Reads a key, case-insensitively. The second value is true for accepted
 /// misspellings: those seen in real files and accepted by Google's parser.
+#[inline]
 fn classify(key: &[u8]) -> Option<(Directive, bool)> {
+    // The keys nearly every line has, without copying.
+    let is = |k: &[u8]| key.eq_ignore_ascii_case(k);
+    match key.len() {
+        8 if is(b"disallow") => return Some((Directive::Disallow, false)),
+        5 if is(b"allow") => return Some((Directive::Allow, false)),
+        10 if is(b"user-agent") => return Some((Directive::UserAgent, false)),
+        _ => {}
+    }
+    classify_rare(key)
+}
+
+#[cold]
+fn classify_rare(key: &[u8]) -> Option<(Directive, bool)> {
     let mut buf = [0u8; 16];
     let lower = buf.get_mut(..key.len())?;
     for (d, s) in lower.iter_mut().zip(key) {
@@ -163,7 +180,9 @@ struct Builder {
     literal: bool,
     arena: Vec<u8>,
     rules: Vec<Rule>,
+    rule_lines: RuleLinesBuilder,
     groups: Vec<Group>,
+    extras: Vec<GroupExtras>,
     agents: Vec<AgentName>,
     written: Vec<(u32, Box<str>)>,
     sitemaps: Vec<Box<str>>,
@@ -173,6 +192,9 @@ struct Builder {
     /// A rule line has been seen since the current group's last user-agent
     /// line, so the next user-agent line starts a new group (section 2.1).
     rule_seen: bool,
+    /// Use the lexer's fast path (off only to test it against the general
+    /// path).
+    fast: bool,
 }
 
 impl Builder {
@@ -181,7 +203,9 @@ impl Builder {
             literal: options.mk1996,
             arena: Vec::new(),
             rules: Vec::new(),
+            rule_lines: RuleLinesBuilder::default(),
             groups: Vec::new(),
+            extras: Vec::new(),
             agents: Vec::new(),
             written: Vec::new(),
             sitemaps: Vec::new(),
@@ -189,6 +213,7 @@ impl Builder {
             records: Vec::new(),
             warnings: Vec::new(),
             rule_seen: false,
+            fast: true,
         }
     }
 
@@ -197,8 +222,52 @@ impl Builder {
     }
 
     fn run(mut self, body: &[u8]) -> Parsed {
-        self.arena.reserve(body.len() / 2);
-        for line in lexer::Lines::new(body) {
+        // Patterns and agent values are most of a body: reserve it all once
+        // (the arena is shrunk to fit at the end), and rules for lines of
+        // 16 octets or more, so neither is copied while it grows.
+        self.arena.reserve(body.len());
+        self.rules.reserve(body.len() / 16);
+        self.rule_lines.reserve(body.len() / 16);
+        let mode = if self.literal {
+            Mode::LiteralPattern
+        } else {
+            Mode::Pattern
+        };
+        let mut lines = lexer::Lines::new(body);
+        loop {
+            // Rule lines outside any group take the general path, which
+            // warns about them.
+            let rule_mode = (!self.groups.is_empty()).then_some(mode);
+            let fast = if self.fast {
+                lines.fast(rule_mode, &mut self.arena)
+            } else {
+                lexer::Fast::No
+            };
+            match fast {
+                lexer::Fast::Skipped => continue,
+                lexer::Fast::Rule {
+                    number,
+                    allow,
+                    value,
+                    at,
+                    seen,
+                } => {
+                    // As `directive` does for these lines.
+                    self.rule_seen = true;
+                    if value.1 > value.0 {
+                        self.push_rule(number, allow, &body[value.0..value.1], at, seen);
+                    }
+                    continue;
+                }
+                lexer::Fast::Record { number, key, value } => {
+                    self.record(number, &body[key.0..key.1], &body[value.0..value.1]);
+                    continue;
+                }
+                lexer::Fast::No => {}
+            }
+            let Some(line) = lines.next() else {
+                break;
+            };
             if line.too_long {
                 self.warn(line.number, WarningKind::LineTooLong);
             }
@@ -215,33 +284,38 @@ impl Builder {
             if kv.missing_colon {
                 self.warn(line.number, WarningKind::MissingColon);
             }
-            match classify(kv.key) {
-                Some((directive, misspelled)) => {
-                    if misspelled {
-                        let written = String::from_utf8_lossy(kv.key).into();
-                        self.warn(
-                            line.number,
-                            WarningKind::Misspelled {
-                                written,
-                                understood_as: directive,
-                            },
-                        );
-                    }
-                    self.directive(line.number, directive, kv.value);
-                }
-                None => {
-                    let key: Box<str> = String::from_utf8_lossy(kv.key).into();
-                    self.warn(line.number, WarningKind::UnknownKey { key: key.clone() });
-                    let value = String::from_utf8_lossy(kv.value).into();
-                    self.records.push(Record {
-                        line: line.number,
-                        key,
-                        value,
-                    });
-                }
-            }
+            self.record(line.number, kv.key, kv.value);
         }
         self.finish(body.len())
+    }
+
+    /// One `key: value` line.
+    fn record(&mut self, number: u32, key: &[u8], value: &[u8]) {
+        match classify(key) {
+            Some((directive, misspelled)) => {
+                if misspelled {
+                    let written = String::from_utf8_lossy(key).into();
+                    self.warn(
+                        number,
+                        WarningKind::Misspelled {
+                            written,
+                            understood_as: directive,
+                        },
+                    );
+                }
+                self.directive(number, directive, value);
+            }
+            None => {
+                let key: Box<str> = String::from_utf8_lossy(key).into();
+                self.warn(number, WarningKind::UnknownKey { key: key.clone() });
+                let value = String::from_utf8_lossy(value).into();
+                self.records.push(Record {
+                    line: number,
+                    key,
+                    value,
+                });
+            }
+        }
     }
 
     fn directive(&mut self, line: u32, directive: Directive, value: &[u8]) {
@@ -261,10 +335,19 @@ impl Builder {
                 }
             }
             Directive::CrawlDelay | Directive::RequestRate => {
-                let Some(group) = self.groups.last_mut() else {
+                if self.groups.is_empty() {
                     self.warn(line, WarningKind::RuleOutsideGroup);
                     return;
-                };
+                }
+                let current = self.groups.len() as u32 - 1;
+                if self.extras.last().is_none_or(|e| e.group != current) {
+                    self.extras.push(GroupExtras {
+                        group: current,
+                        crawl_delay: None,
+                        request_rate: None,
+                    });
+                }
+                let group = self.extras.last_mut().expect("pushed above");
                 let text = std::str::from_utf8(value).unwrap_or("");
                 let duplicate = if directive == Directive::CrawlDelay {
                     match parse_crawl_delay(text) {
@@ -322,8 +405,6 @@ impl Builder {
                 rules: (n, n),
                 agents: (a, a),
                 line,
-                crawl_delay: None,
-                request_rate: None,
                 index: Default::default(),
             });
             self.rule_seen = false;
@@ -336,18 +417,18 @@ impl Builder {
         let start = self.arena.len() as u32;
         // Store the value as UTF-8 so views can hand out `&str`; the token
         // is ASCII, so it stays a prefix.
-        match std::str::from_utf8(value) {
-            Ok(s) => self.arena.extend_from_slice(s.as_bytes()),
-            Err(_) => self
-                .arena
-                .extend_from_slice(String::from_utf8_lossy(value).as_bytes()),
+        if value.is_ascii() || std::str::from_utf8(value).is_ok() {
+            self.arena.extend_from_slice(value);
+        } else {
+            self.arena
+                .extend_from_slice(String::from_utf8_lossy(value).as_bytes());
         }
-        let len = self.arena.len() as u32 - start;
+        let len = (self.arena.len() - start as usize).min(u16::MAX as usize) as u16;
         let group_index = self.groups.len() as u32 - 1;
         self.agents.push(AgentName {
             start,
             len,
-            token_len: token_len as u32,
+            token_len: token_len as u16,
             group: group_index,
             star,
         });
@@ -360,38 +441,46 @@ impl Builder {
         } else {
             Mode::Pattern
         };
-        let normal = percent::normalize(value, mode);
-        let mut flags = if allow { ALLOW } else { 0 };
-        if normal.len() > u16::MAX as usize {
+        // Normalised straight into the arena.
+        let start = self.arena.len();
+        let seen = percent::normalize_into(value, mode, &mut self.arena);
+        self.push_rule(line, allow, value, start, seen);
+    }
+
+    /// Records the rule whose normal form is `arena[start..]`; `value` is
+    /// the pattern as written.
+    fn push_rule(&mut self, line: u32, allow: bool, value: &[u8], start: usize, seen: Seen) {
+        let len = self.arena.len() - start;
+        if len > u16::MAX as usize {
             // Unreachable with MAX_LINE_LEN (at most 3x growth), but never
             // let a length wrap.
+            self.arena.truncate(start);
             return;
         }
-        if !self.literal {
-            if memchr::memchr(b'*', &normal).is_some() {
-                flags |= WILDCARD;
-            }
-            if normal.last() == Some(&b'$') {
-                flags |= ANCHORED;
-            }
+        let mut flags = if allow { ALLOW } else { 0 };
+        if seen.star {
+            flags |= WILDCARD;
+        }
+        if !self.literal && self.arena.last() == Some(&b'$') && len > 0 {
+            flags |= ANCHORED;
         }
         if !matches!(value.first(), Some(b'/' | b'*')) {
             self.warn(line, WarningKind::PatternNotRooted);
         }
         let rule_index = self.rules.len() as u32;
-        if let std::borrow::Cow::Owned(_) = normal {
+        if seen.rewritten {
             flags |= REWRITTEN;
             self.written
                 .push((rule_index, String::from_utf8_lossy(value).into()));
         }
-        let start = self.arena.len() as u32;
-        self.arena.extend_from_slice(&normal);
+        let prefix = Rule::compute_prefix_len(&self.arena[start..], flags);
         self.rules.push(Rule {
-            start,
-            line,
-            len: normal.len() as u16,
+            start: start as u32,
+            len: len as u16,
             flags,
+            prefix: prefix.min(u8::MAX as usize) as u8,
         });
+        self.rule_lines.push(line);
         self.groups
             .last_mut()
             .expect("rules only inside groups")
@@ -408,19 +497,38 @@ impl Builder {
             .collect();
         let token = |i: u32| {
             let a = &self.agents[i as usize];
-            &self.arena[a.start as usize..(a.start + a.token_len) as usize]
+            &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
         };
-        lookup.sort_by(|&x, &y| {
-            crate::agent::cmp_ignore_case(token(x), token(y)).then(
-                self.agents[x as usize]
-                    .group
-                    .cmp(&self.agents[y as usize].group),
-            )
+        // Sorted by (token, any case; group). The first 16 octets of each
+        // token, lower-cased, decide most comparisons without a lookup.
+        let prefix = |i: u32| {
+            let mut k = [0u8; 16];
+            for (d, s) in k.iter_mut().zip(token(i)) {
+                *d = s.to_ascii_lowercase();
+            }
+            u128::from_be_bytes(k)
+        };
+        let mut keyed: Vec<(u128, u32)> = lookup.iter().map(|&i| (prefix(i), i)).collect();
+        keyed.sort_unstable_by(|&(kx, x), &(ky, y)| {
+            kx.cmp(&ky)
+                .then_with(|| crate::agent::cmp_ignore_case(token(x), token(y)))
+                .then(
+                    self.agents[x as usize]
+                        .group
+                        .cmp(&self.agents[y as usize].group),
+                )
+                .then(x.cmp(&y))
         });
+        lookup.clear();
+        lookup.extend(keyed.iter().map(|&(_, i)| i));
         lookup.dedup_by(|x, y| {
             self.agents[*x as usize].group == self.agents[*y as usize].group
                 && token(*x).eq_ignore_ascii_case(token(*y))
         });
+        let lookup_keys = lookup
+            .iter()
+            .map(|&i| crate::agent::token_key(token(i)))
+            .collect();
         let lookup_groups = lookup
             .iter()
             .map(|&i| self.agents[i as usize].group)
@@ -435,8 +543,11 @@ impl Builder {
         Parsed {
             arena: self.arena.into_boxed_slice(),
             rules: self.rules.into_boxed_slice(),
+            rule_lines: self.rule_lines.finish(),
             groups: self.groups.into_boxed_slice(),
+            extras: self.extras.into_boxed_slice(),
             agents: self.agents.into_boxed_slice(),
+            lookup_keys,
             lookup: lookup.into_boxed_slice(),
             lookup_groups,
             star_groups: star_groups.into_boxed_slice(),
@@ -493,6 +604,76 @@ mod tests {
         assert_eq!(product_token(b"MJ12bot"), b"MJ12bot");
         assert_eq!(product_token(b"(compatible)"), b"");
         assert!(is_star(b"*") && is_star(b"* Disallow: /") && !is_star(b"*bot"));
+    }
+
+    /// Everything parsed, as text, with the fast path on or off.
+    fn parsed_both_ways(body: &[u8], mk1996: bool) -> (String, String) {
+        let options = ParseOptions::new().mk1996(mk1996);
+        let run = |fast: bool| {
+            let mut b = Builder::new(&options);
+            b.fast = fast;
+            format!("{:?}", b.run(body))
+        };
+        (run(true), run(false))
+    }
+
+    #[test]
+    fn fast_path_agrees_with_general_path_on_the_corpus() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let body = std::fs::read(&path).unwrap();
+            let (fast, general) = parsed_both_ways(&body, false);
+            assert!(fast == general, "{}", path.display());
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_agrees_with_general_path(
+            lines in proptest::collection::vec(
+                (
+                    proptest::sample::select(&["", " ", "\t", "\x0b"][..]),
+                    proptest::sample::select(&[
+                        "User-agent", "user-agent", "Allow", "Disallow", "disALLOW", "Disalow",
+                        "Sitemap", "Crawl-delay", "Noindex", "Dis allow", "#", "", "Allowed",
+                        "DISALLOWx", "ALLOW", "allow1", "Disallow-", "Disallow\u{0}",
+                    ][..]),
+                    proptest::sample::select(&[":", ": ", " : ", " ", "", "#:"][..]),
+                    proptest::collection::vec(
+                        proptest::sample::select(&[
+                            "/", "a", "*", "$", "%", "%2f", "%41", "%4", "é", " ", "\t", "\u{1}",
+                            "\u{0}", "#", ":",
+                        ][..]),
+                        0..6,
+                    ),
+                    proptest::sample::select(&["", " ", "  \t", " # c", "#", "\x0c"][..]),
+                    proptest::sample::select(&["\n", "\r\n", "\r", "\n\n", ""][..]),
+                ),
+                0..16,
+            ),
+            long in 0..8usize,
+            mk1996 in proptest::bool::weighted(0.2),
+        ) {
+            let pieces: Vec<String> = lines
+                .into_iter()
+                .map(|(lead, key, sep, value, tail, end)| {
+                    format!("{lead}{key}{sep}{}{tail}{end}", value.concat())
+                })
+                .collect();
+            let mut body = Vec::new();
+            for (i, line) in pieces.iter().enumerate() {
+                if long > 0 && i == pieces.len() / 2 {
+                    // A rule line around the length limit, in a group.
+                    body.extend_from_slice(b"\nUser-agent: *\nDisallow: /");
+                    body.resize(body.len() + crate::limits::MAX_LINE_LEN - 15 + long, b'a');
+                    body.extend_from_slice(if long % 2 == 0 { b" # x\n" } else { b"\n" });
+                }
+                body.extend_from_slice(line.as_bytes());
+            }
+            let (fast, general) = parsed_both_ways(&body, mk1996);
+            proptest::prop_assert_eq!(fast, general);
+        }
     }
 
     #[test]

@@ -1,0 +1,249 @@
+//! Property tests: the fast matcher (linear scan with pruning, prefix index,
+//! group selection and merging) against the [`reference`] matcher, on random
+//! robots.txt files and paths over a small alphabet that makes prefixes,
+//! wildcards, anchors and percent-escapes collide often.
+
+use proptest::prelude::*;
+
+use super::reference::{self, RefRule};
+use super::{index::Index, linear_best};
+use crate::parse::{self, ParseOptions, product_token};
+use crate::percent::{self, Mode};
+use crate::robots::Robots;
+
+/// Pieces of patterns and paths: operators, escapes of reserved and
+/// unreserved octets (upper and lower case), a stray `%`, and a non-ASCII
+/// character (which normalises to `%C3%A9`).
+const PIECES: &[&str] = &[
+    "/", "/", "a", "a", "b", "ab", "*", "%", "%2F", "%2f", "%61", "é", "%C3%A9",
+];
+
+fn text(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PIECES), 0..max).prop_map(|v| v.concat())
+}
+
+/// A pattern as written in a file: usually rooted, sometimes anchored.
+fn pattern() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(&["/", "/", "/", "*", ""][..]),
+        text(6),
+        prop::bool::weighted(0.25),
+    )
+        .prop_map(|(root, body, anchored)| {
+            let mut p = format!("{root}{body}");
+            if anchored {
+                p.push('$');
+            }
+            p
+        })
+}
+
+/// A path as a crawler passes it (`*` and `$` are data there).
+fn path() -> impl Strategy<Value = String> {
+    (text(8), prop::bool::weighted(0.1)).prop_map(|(body, dollar)| {
+        let mut p = format!("/{body}");
+        if dollar {
+            p.push('$');
+        }
+        p
+    })
+}
+
+#[derive(Debug, Clone)]
+struct TestGroup {
+    agents: Vec<&'static str>,
+    rules: Vec<(bool, String)>,
+}
+
+const AGENTS: &[&str] = &["*", "a-bot", "A-BOT/1.0", "b_bot", "other"];
+const QUERIES: &[&str] = &["a-bot", "B_Bot/2.1", "zzz", "*", "other (compatible)"];
+
+fn rules(max: usize) -> impl Strategy<Value = Vec<(bool, String)>> {
+    prop::collection::vec((any::<bool>(), pattern()), 0..max)
+}
+
+fn group() -> impl Strategy<Value = TestGroup> {
+    (
+        prop::collection::vec(prop::sample::select(AGENTS), 1..3),
+        // Small groups (linear scan) and large ones (prefix index).
+        prop_oneof![3 => rules(12), 1 => rules(80)],
+    )
+        .prop_map(|(agents, rules)| TestGroup { agents, rules })
+}
+
+fn body(groups: &[TestGroup]) -> String {
+    let mut s = String::new();
+    for g in groups {
+        for a in &g.agents {
+            s.push_str(&format!("User-agent: {a}\n"));
+        }
+        for (allow, p) in &g.rules {
+            let key = if *allow { "Allow" } else { "Disallow" };
+            s.push_str(&format!("{key}: {p}\n"));
+        }
+    }
+    s
+}
+
+fn ref_rule(allow: bool, p: &str) -> RefRule {
+    RefRule {
+        allow,
+        pattern: percent::normalize(p.as_bytes(), Mode::Pattern).into_owned(),
+    }
+}
+
+/// RFC 9309 section 2.2.1, simply: a run of user-agent lines opens one
+/// group, groups naming the crawler's product token merge; if none does, the
+/// `*` groups merge.
+fn reference_rules(groups: &[TestGroup], query: &str) -> Vec<RefRule> {
+    let token = product_token(query.as_bytes());
+    let names = |a: &str| {
+        let t = product_token(a.as_bytes());
+        !a.starts_with('*') && !t.is_empty() && t.eq_ignore_ascii_case(token)
+    };
+    // Agents of each group, with those of rule-less groups just before it
+    // (in the file they are one run of user-agent lines).
+    let mut effective: Vec<Vec<&str>> = Vec::new();
+    let mut carry: Vec<&str> = Vec::new();
+    for g in groups {
+        carry.extend(&g.agents);
+        effective.push(carry.clone());
+        if !g.rules.is_empty() {
+            carry.clear();
+        }
+    }
+    let pick = |f: &dyn Fn(&str) -> bool| -> Option<Vec<RefRule>> {
+        let chosen: Vec<usize> = (0..groups.len())
+            .filter(|&i| effective[i].iter().any(|a| f(a)))
+            .collect();
+        (!chosen.is_empty()).then(|| {
+            chosen
+                .iter()
+                .flat_map(|&i| &groups[i].rules)
+                .map(|(allow, p)| ref_rule(*allow, p))
+                .collect()
+        })
+    };
+    let named = !token.is_empty() && !query.starts_with('*');
+    named
+        .then(|| pick(&names))
+        .flatten()
+        .or_else(|| pick(&|a: &str| a.starts_with('*')))
+        .unwrap_or_default()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// `Robots::is_allowed` and the agent handle agree with the reference.
+    #[test]
+    fn fast_matcher_agrees_with_reference(
+        groups in prop::collection::vec(group(), 1..4),
+        paths in prop::collection::vec(path(), 1..12),
+        query in prop::sample::select(QUERIES),
+    ) {
+        let robots = Robots::parse(body(&groups));
+        let handle = robots.agent(query);
+        let rules = reference_rules(&groups, query);
+        for p in &paths {
+            let normal = percent::path(p.as_bytes());
+            let want = reference::allowed(&rules, &normal);
+            let url = format!("https://example.com{p}");
+            prop_assert_eq!(robots.is_allowed(query, &url), want, "url {} normal {:?}", url,
+                String::from_utf8_lossy(&normal));
+            prop_assert_eq!(handle.is_allowed(&url), want, "handle, url {}", url);
+            // A bare path too, unless it reads as a scheme-relative URL.
+            if !p.starts_with("//") {
+                prop_assert_eq!(robots.is_allowed(query, p), want, "path {}", p);
+                prop_assert_eq!(handle.is_allowed(p), want, "handle, path {}", p);
+            }
+        }
+    }
+
+    /// On one group, the prefix index returns exactly the rule a forced
+    /// linear scan returns (same rule, not only the same verdict).
+    #[test]
+    fn index_agrees_with_linear_scan(
+        rules in prop::collection::vec((any::<bool>(), pattern()), 0..120),
+        paths in prop::collection::vec(
+            // Long paths too: the index shares searches across rules there.
+            prop_oneof![4 => path(), 1 => text(120).prop_map(|t| format!("/{t}"))],
+            1..16,
+        ),
+    ) {
+        let text = body(&[TestGroup { agents: vec!["*"], rules: rules.clone() }]);
+        let parsed = parse::parse(text.as_bytes(), &ParseOptions::new());
+        let Some(g) = parsed.groups.first() else {
+            return Ok(());
+        };
+        let index = Index::build(&parsed, g.rules);
+        let refs: Vec<RefRule> = rules.iter().map(|(a, p)| ref_rule(*a, p)).collect();
+        for p in &paths {
+            let normal = percent::path(p.as_bytes());
+            let (start, end) = (g.rules.0 as usize, g.rules.1 as usize);
+            let linear = linear_best(&parsed.arena, &parsed.rules[start..end], g.rules.0, &normal);
+            prop_assert_eq!(index.best(&parsed.arena, &parsed.rules, &normal), linear, "path {}", p);
+            prop_assert_eq!(
+                linear.is_none_or(|h| h.allow),
+                reference::allowed(&refs, &normal),
+                "path {}", p
+            );
+        }
+    }
+
+    /// The same on long paths (past the short-haystack search) and long
+    /// patterns.
+    #[test]
+    fn wildcard_agrees_with_glob_on_long_paths(
+        p in (text(24), prop::bool::weighted(0.3))
+            .prop_map(|(t, a)| format!("/{t}{}", if a { "$" } else { "" })),
+        s in text(90).prop_map(|t| format!("/{t}")),
+    ) {
+        let pat = percent::normalize(p.as_bytes(), Mode::Pattern);
+        let normal = percent::path(s.as_bytes());
+        prop_assert_eq!(
+            super::wildcard::matches(&pat, &normal),
+            reference::glob(&pat, &normal),
+            "pattern {} path {}", p, s
+        );
+    }
+
+    /// Many patterns against one long path through one memo (as a check
+    /// does) answer as the reference does, pattern by pattern.
+    #[test]
+    fn memo_agrees_with_glob(
+        patterns in prop::collection::vec(
+            (text(10), prop::bool::weighted(0.3))
+                .prop_map(|(t, a)| format!("/{t}{}", if a { "$" } else { "" })),
+            1..24,
+        ),
+        s in text(90).prop_map(|t| format!("/{t}")),
+    ) {
+        let normal = percent::path(s.as_bytes());
+        let pats: Vec<Vec<u8>> = patterns
+            .iter()
+            .map(|p| percent::normalize(p.as_bytes(), Mode::Pattern).into_owned())
+            .collect();
+        let mut memo = super::wildcard::Memo::new();
+        for (p, pat) in patterns.iter().zip(&pats) {
+            prop_assert_eq!(
+                super::wildcard::matches_memo(pat, &normal, &mut memo),
+                reference::glob(pat, &normal),
+                "pattern {} path {}", p, s
+            );
+        }
+    }
+
+    /// Every rule the fast wildcard matcher accepts or rejects, the
+    /// reference glob does too.
+    #[test]
+    fn wildcard_agrees_with_glob(p in pattern(), s in path()) {
+        let pat = percent::normalize(p.as_bytes(), Mode::Pattern);
+        let normal = percent::path(s.as_bytes());
+        prop_assert_eq!(
+            super::wildcard::matches(&pat, &normal),
+            reference::glob(&pat, &normal),
+            "pattern {} path {}", p, s
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! Checks allocate nothing when the URL is already in normal form, and
+//! exactly one buffer (the normalised copy of the path) when it is not.
+//!
+//! A counting global allocator counts the allocations made by the current
+//! thread, so tests running in parallel do not disturb each other.
+
+#[path = "../benches/corpus/mod.rs"]
+mod corpus;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use keepout::Robots;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    // `try_with`: the slot may be gone while a thread shuts down.
+    let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// wrapper only counts calls in a const-initialised thread-local (which
+// itself never allocates).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: same layout as our caller gave us.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: same layout as our caller gave us.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        bump();
+        // SAFETY: `ptr` came from `System` with this layout.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCS.with(Cell::get);
+    let out = std::hint::black_box(f());
+    (ALLOCS.with(Cell::get) - before, out)
+}
+
+/// A conservative test of "already in normal form" for the path and query
+/// of an absolute URL: printable ASCII that percent-normalisation keeps as
+/// is (RFC 3986 unreserved and reserved characters, less `*` and `$`), and
+/// no `%` at all.
+fn plainly_normal(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = &rest[rest.find(['/', '?']).unwrap_or(rest.len())..];
+    !path.starts_with('?')
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!&'()+,;=".contains(&b))
+}
+
+#[test]
+fn no_allocation_per_check_over_the_corpus() {
+    let (mut plain, mut other) = (0usize, 0usize);
+    for file in corpus::load() {
+        let robots = Robots::parse(&file.body);
+        // The first check of a large group builds its prefix index, once.
+        let handle = robots.agent(corpus::AGENT);
+        robots.is_allowed(corpus::AGENT, "/");
+        for url in corpus::urls_for(&file.body) {
+            let (a, via_handle) = allocations(|| handle.is_allowed(&url));
+            let (b, via_robots) = allocations(|| robots.is_allowed(corpus::AGENT, &url));
+            assert_eq!(via_handle, via_robots, "{} {url}", file.name);
+            if plainly_normal(&url) {
+                plain += 1;
+                assert_eq!((a, b), (0, 0), "{}: {url}", file.name);
+            } else {
+                other += 1;
+                // At most the normalised copy of the path.
+                assert!(a <= 1 && b <= 1, "{}: {url}: {a} {b}", file.name);
+            }
+        }
+    }
+    assert!(plain > 10_000, "{plain} plain URLs");
+    eprintln!("{plain} plain URLs checked without allocating; {other} others");
+}
+
+#[test]
+fn normalising_a_url_allocates_its_normal_form_once() {
+    let body = "User-agent: *\nDisallow: /caf%C3%A9/\nAllow: /a*b$\nDisallow: /%7Euser\n";
+    let robots = Robots::parse(body);
+    let handle = robots.agent("bot");
+    // Already normal: borrowed, nothing allocated.
+    for url in [
+        "https://example.com/",
+        "https://example.com/caf%C3%A9/x",
+        "https://example.com/a/%2F/b?x=1&y=2#frag",
+        "/relative/path;p?q",
+    ] {
+        assert_eq!(allocations(|| handle.is_allowed(url)).0, 0, "{url}");
+        assert_eq!(allocations(|| robots.is_allowed("bot", url)).0, 0, "{url}");
+    }
+    // Needs normalising: exactly one allocation, the normal form of the path
+    // (and query), whatever the number of octets to rewrite.
+    for (url, allowed) in [
+        ("https://example.com/café/menu", false),
+        ("https://example.com/caf%c3%a9/x", false),
+        ("https://example.com/%7euser/x", false),
+        ("https://example.com/~user/a b c d", false),
+        ("https://example.com/a*b", true),
+        ("https://example.com/a%2fb", true),
+    ] {
+        assert_eq!(
+            allocations(|| handle.is_allowed(url)),
+            (1, allowed),
+            "{url}"
+        );
+        assert_eq!(
+            allocations(|| robots.is_allowed("bot", url)),
+            (1, allowed),
+            "{url}"
+        );
+    }
+}
