@@ -1,7 +1,7 @@
 //! The compact form a robots.txt is parsed into.
 //!
 //! Everything lives in a handful of flat arrays: one byte arena holding every
-//! normalised pattern and user-agent value, a 12-byte [`Rule`] per
+//! normalised pattern and user-agent value, an 8-byte [`Rule`] per
 //! allow/disallow line in file order, and one [`Group`] per group. A group's
 //! rules are a contiguous range of the rule array, because groups are
 //! contiguous in the file. Nothing points into the input, so the body can be
