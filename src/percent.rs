@@ -209,40 +209,42 @@ pub(crate) fn first16(chunk: &[u8; 16], f: impl Fn(u8) -> bool) -> usize {
     u128::from_le_bytes(hits).trailing_zeros() as usize / 8
 }
 
-/// The position of the first octet at or after `i` that is not plainly kept,
-/// or `input.len()`: sixteen octets per step.
-#[inline]
-fn scan(input: &[u8], mut i: usize) -> usize {
+/// The position of the first octet at or after `i` for which `f` holds, or
+/// `input.len()`: sixteen octets per step, then the tail by `table` (which
+/// agrees with `f`; a test checks both pairs).
+#[inline(always)]
+fn find_from(
+    input: &[u8],
+    mut i: usize,
+    f: impl Fn(u8) -> bool + Copy,
+    table: &[u8; 256],
+) -> usize {
     while let Some(chunk) = input.get(i..i + 16) {
-        let k = first16(chunk.try_into().expect("16 octets"), special);
+        let k = first16(chunk.try_into().expect("16 octets"), f);
         i += k;
         if k < 16 {
             return i;
         }
     }
-    while i < input.len() && SPECIAL[input[i] as usize] == 0 {
+    while i < input.len() && table[input[i] as usize] == 0 {
         i += 1;
     }
     i
 }
 
+/// The position of the first octet at or after `i` that is not plainly kept,
+/// or `input.len()`.
+#[inline]
+fn scan(input: &[u8], i: usize) -> usize {
+    find_from(input, i, special, &SPECIAL)
+}
+
 /// The offset of the first octet of `input` that is not plainly kept or is
-/// a `#`, or `input.len()`: sixteen octets per step. A URL path read up to
-/// there is already in normal form.
+/// a `#`, or `input.len()`. A URL path read up to there is already in normal
+/// form.
 #[inline]
 pub(crate) fn plain_until_fragment(input: &[u8]) -> usize {
-    let mut i = 0;
-    while let Some(chunk) = input.get(i..i + 16) {
-        let k = first16(chunk.try_into().expect("16 octets"), special_line);
-        i += k;
-        if k < 16 {
-            return i;
-        }
-    }
-    while i < input.len() && SPECIAL_LINE[input[i] as usize] == 0 {
-        i += 1;
-    }
-    i
+    find_from(input, 0, special_line, &SPECIAL_LINE)
 }
 
 /// Octets that end a value on a robots.txt line (a NUL ends the line).
