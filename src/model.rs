@@ -96,7 +96,7 @@ impl RuleLinesBuilder {
     /// Records the line of the next rule (lines never decrease).
     pub fn push(&mut self, line: u32) {
         let i = self.delta.len();
-        if i % RuleLines::STRIDE == 0 {
+        if i.is_multiple_of(RuleLines::STRIDE) {
             self.base.push(line);
             self.delta.push(0);
         } else {
