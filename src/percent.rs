@@ -147,6 +147,19 @@ enum Replacement {
     Escape(u8),
 }
 
+impl Replacement {
+    /// Appends the octet, or its `%HH` escape.
+    #[inline]
+    fn write_to(self, out: &mut Vec<u8>) {
+        match self {
+            Replacement::Byte(v) => out.push(v),
+            Replacement::Escape(v) => {
+                out.extend_from_slice(&[b'%', HEX[(v >> 4) as usize], HEX[(v & 15) as usize]])
+            }
+        }
+    }
+}
+
 /// 1 for the octets [`normalize`] must look at (anything but [`Class::Keep`]),
 /// for octet-at-a-time scanning.
 static SPECIAL: [u8; 256] = SPECIAL_TABLE;
@@ -348,14 +361,7 @@ pub(crate) fn normalize_line_value(
                 i += n;
             }
             Some((rep, eat)) => {
-                match rep {
-                    Replacement::Byte(v) => out.push(v),
-                    Replacement::Escape(v) => out.extend_from_slice(&[
-                        b'%',
-                        HEX[(v >> 4) as usize],
-                        HEX[(v & 15) as usize],
-                    ]),
-                }
+                rep.write_to(out);
                 seen.rewritten = true;
                 i += eat;
             }
@@ -395,14 +401,7 @@ pub(crate) fn normalize_into(input: &[u8], mode: Mode, out: &mut Vec<u8>) -> See
             }
             Some((rep, eat)) => {
                 out.extend_from_slice(&input[copied..i]);
-                match rep {
-                    Replacement::Byte(v) => out.push(v),
-                    Replacement::Escape(v) => out.extend_from_slice(&[
-                        b'%',
-                        HEX[(v >> 4) as usize],
-                        HEX[(v & 15) as usize],
-                    ]),
-                }
+                rep.write_to(out);
                 seen.rewritten = true;
                 i += eat;
                 copied = i;
