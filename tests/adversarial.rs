@@ -39,14 +39,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http::StatusCode;
+use keepout::Robots;
 use keepout::fetch::{FetchResult, Fetcher, UnavailableReason, UnreachableReason};
-use keepout::{Access, Robots};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 /// What well-behaved parts of the servers serve: `/private` is off limits.
-const RULES: &str = "User-agent: *\nDisallow: /private\n";
-const AGENT: &str = "keepout";
+mod common;
+use common::{RULES, assert_allow_all, assert_disallow_all, assert_rules, result};
 /// The fetcher timeout where a timeout is the expected outcome.
 const SHORT: Duration = Duration::from_millis(300);
 /// The fetcher timeout where the fetch should end on its own long before
@@ -317,29 +317,6 @@ async fn fetch(fetcher: &Fetcher, base: &str) -> Robots {
         fetcher.timeout()
     );
     robots
-}
-
-fn result(robots: &Robots) -> &FetchResult {
-    robots.fetch_outcome().expect("fetched").result()
-}
-
-/// `RULES` apply to `base`: `/private` is disallowed, the rest allowed.
-fn assert_rules(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::Rules);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
-}
-
-fn assert_allow_all(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::AllowAll);
-    assert!(robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
-}
-
-fn assert_disallow_all(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::DisallowAll);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/public/x")));
 }
 
 fn assert_unavailable(robots: &Robots, base: &str, reason: &UnavailableReason) {

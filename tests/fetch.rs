@@ -11,8 +11,8 @@ use wiremock::matchers::{header, header_exists, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// What most servers below serve: `/private` is off limits to everyone.
-const RULES: &str = "User-agent: *\nDisallow: /private\n";
-const AGENT: &str = "keepout";
+mod common;
+use common::{AGENT, RULES, assert_allow_all, assert_disallow_all, assert_rules, result};
 
 /// A server answering `/robots.txt` with `response`.
 async fn serve(response: ResponseTemplate) -> MockServer {
@@ -39,29 +39,6 @@ fn fetcher() -> Fetcher {
         .timeout(Duration::from_secs(5))
         .build()
         .unwrap()
-}
-
-fn result(robots: &Robots) -> &FetchResult {
-    robots.fetch_outcome().expect("fetched").result()
-}
-
-/// `RULES` apply: `/private` is disallowed, the rest allowed.
-fn assert_rules(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::Rules);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
-}
-
-fn assert_allow_all(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::AllowAll);
-    assert!(robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
-}
-
-fn assert_disallow_all(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::DisallowAll);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/public/x")));
 }
 
 #[tokio::test]

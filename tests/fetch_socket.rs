@@ -9,13 +9,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http::StatusCode;
+use keepout::Robots;
 use keepout::fetch::{FetchResult, Fetcher, MIN_BODY_LIMIT, UnreachableReason};
-use keepout::{Access, Robots};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-const RULES: &str = "User-agent: *\nDisallow: /private\n";
-const AGENT: &str = "keepout";
+mod common;
+use common::{RULES, assert_disallow_all, assert_rules, result};
 /// How long a misbehaving server may hold a connection before the fetch
 /// must have given up.
 const SHORT: Duration = Duration::from_millis(300);
@@ -59,22 +59,6 @@ fn fetcher() -> Fetcher {
         .timeout(Duration::from_secs(5))
         .build()
         .unwrap()
-}
-
-fn result(robots: &Robots) -> &FetchResult {
-    robots.fetch_outcome().unwrap().result()
-}
-
-fn assert_rules(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::Rules);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
-}
-
-fn assert_disallow_all(robots: &Robots, base: &str) {
-    assert_eq!(robots.access(), Access::DisallowAll);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/public/x")));
 }
 
 /// Fetches `http://addr/` with `fetcher`, checking it ends within `limit`.
