@@ -75,7 +75,7 @@ pub use stats::CacheStats;
 use entry::{Entry, Policy};
 use stats::Counters;
 
-use crate::fetch::{Fetcher, origin_key};
+use crate::fetch::{Fetcher, origin_key, origin_key_ref};
 use crate::{Error, Robots};
 
 /// The default capacity: 64 MiB of estimated retained bytes.
@@ -173,9 +173,11 @@ impl RobotsCache {
     /// URL, not http/https, no host), as [`Robots::fetch`] does; server and
     /// network trouble give rules (the last good copy, disallow all, ...).
     pub async fn get(&self, url: impl AsRef<str>) -> Result<Arc<Robots>, Error> {
-        let key = origin_key(url.as_ref())?;
+        // Borrowed from `url` in the common case: a hit parses and
+        // allocates nothing.
+        let key = origin_key_ref(url.as_ref())?;
         let inner = &*self.inner;
-        if let Some(entry) = inner.map.get(&key).await {
+        if let Some(entry) = inner.map.get(&*key).await {
             Counters::bump(&inner.counters.hits);
             if entry.is_fresh_at(inner.clock.now()) || !entry.try_begin_refresh() {
                 // Fresh, or another task is refreshing it: serve what is
@@ -185,7 +187,7 @@ impl RobotsCache {
                 }
                 return Ok(Arc::clone(&entry.served));
             }
-            return Ok(self.refresh(key, entry).await);
+            return Ok(self.refresh(key.into_owned(), entry).await);
         }
         Counters::bump(&inner.counters.misses);
         let load = async {
@@ -201,7 +203,7 @@ impl RobotsCache {
         };
         let entry = inner
             .map
-            .entry_by_ref(&key)
+            .entry_by_ref(&*key)
             .or_try_insert_with(load)
             .await
             .map_err(|error: Arc<Error>| Error::clone(&error))?;

@@ -1,6 +1,8 @@
 //! Where a site's robots.txt lives (RFC 9309 section 2.3): the URL's scheme
 //! and authority with the path `/robots.txt`.
 
+use std::borrow::Cow;
+
 use url::Url;
 
 use crate::Error;
@@ -33,8 +35,69 @@ pub fn robots_url(url: &str) -> Result<Url, Error> {
 /// # Ok::<(), keepout::Error>(())
 /// ```
 pub fn origin_key(url: &str) -> Result<String, Error> {
-    let parsed = parse_site_url(url)?;
-    Ok(parsed.origin().ascii_serialization())
+    origin_key_ref(url).map(Cow::into_owned)
+}
+
+/// [`origin_key`], borrowed from `url` when the URL is of the common shape
+/// [`simple_origin`] reads without parsing (a cache lookup then neither
+/// parses nor allocates).
+pub(crate) fn origin_key_ref(url: &str) -> Result<Cow<'_, str>, Error> {
+    match simple_origin(url) {
+        Some(key) => Ok(Cow::Borrowed(key)),
+        None => Ok(Cow::Owned(
+            parse_site_url(url)?.origin().ascii_serialization(),
+        )),
+    }
+}
+
+/// The origin key of `url` when it is `http://` or `https://` followed by a
+/// host name the URL standard keeps as written: lower-case ASCII letters,
+/// digits, `-` and `.`, in non-empty labels, the last starting with a
+/// letter (so it is not read as an IPv4 address), none starting `xn--`
+/// (which would need punycode checks); no user info; no port or one that is
+/// not the scheme's default, without leading zeros; then the end or `/`,
+/// `?`, `#`. That key is the input's own prefix. `None` for any
+/// other input, which [`origin_key`] parses in full. A property test checks
+/// this against the `url` crate.
+fn simple_origin(url: &str) -> Option<&str> {
+    let b = url.as_bytes();
+    let start = if b.starts_with(b"https://") {
+        8
+    } else if b.starts_with(b"http://") {
+        7
+    } else {
+        return None;
+    };
+    let end = b[start..]
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .map_or(b.len(), |i| start + i);
+    let mut host = &b[start..end];
+    // A port is kept unless it is the scheme's default (which the key
+    // drops, as the `url` crate does): 1 to 65535 without leading zeros.
+    if let Some(colon) = host.iter().position(|&c| c == b':') {
+        let port = &host[colon + 1..];
+        let default: &[u8] = if start == 8 { b"443" } else { b"80" };
+        if port.is_empty()
+            || port.len() > 5
+            || port[0] == b'0'
+            || port == default
+            || !port.iter().all(u8::is_ascii_digit)
+            || std::str::from_utf8(port).ok()?.parse::<u32>().ok()? > 65535
+        {
+            return None;
+        }
+        host = &host[..colon];
+    }
+    let mut labels = host.split(|&c| c == b'.');
+    let ok_label = |l: &[u8]| {
+        !l.is_empty()
+            && !l.starts_with(b"xn--")
+            && l.iter()
+                .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+    };
+    let last = labels.next_back()?;
+    (ok_label(last) && last[0].is_ascii_lowercase() && labels.all(ok_label)).then(|| &url[..end])
 }
 
 /// Parses `input` and checks that it can have a robots.txt.
@@ -120,6 +183,65 @@ mod tests {
             robots_url("http://"),
             Err(Error::InvalidUrl { .. })
         ));
+    }
+
+    proptest::proptest! {
+        /// The shortcut agrees with the `url` crate wherever it answers.
+        #[test]
+        fn simple_origins_agree_with_the_url_crate(
+            scheme in proptest::sample::select(&["http://", "https://", "HTTP://", "ftp://", "http:/", ""][..]),
+            host in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "a", "example", "x1", "1", "0x1", "-", ".", "..", "xn--", "xn--mnchen-3ya",
+                    "B", "é", "%41", "@", ":", ":80", ":443", ":8080", ":0", ":08", ":65535", ":65536", ":99999", "[::1]", " ", "\\", "\t",
+                ][..]),
+                0..6,
+            ),
+            rest in proptest::sample::select(&["", "/", "/x?y", "?q", "#f", "/a b", "\\x"][..]),
+        ) {
+            let url = format!("{scheme}{}{rest}", host.concat());
+            if let Some(key) = simple_origin(&url) {
+                let full = parse_site_url(&url).ok().map(|u| u.origin().ascii_serialization());
+                proptest::prop_assert_eq!(Some(key.to_owned()), full, "{}", url);
+            }
+        }
+    }
+
+    #[test]
+    fn simple_origins() {
+        assert_eq!(
+            simple_origin("https://a.example/x?y"),
+            Some("https://a.example")
+        );
+        assert_eq!(
+            simple_origin("http://a-1.example"),
+            Some("http://a-1.example")
+        );
+        assert_eq!(
+            simple_origin("http://localhost:8080/x"),
+            Some("http://localhost:8080")
+        );
+        assert_eq!(
+            simple_origin("https://a.example:80/"),
+            Some("https://a.example:80")
+        );
+        for other in [
+            "https://A.example/",
+            "https://a.example:443/",
+            "http://a.example:80/",
+            "http://a.example:080/",
+            "http://a.example:65536/",
+            "http://a.example:/",
+            "https://u@a.example/",
+            "https://127.0.0.1/",
+            "https://a.1/",
+            "https://xn--mnchen-3ya.de/",
+            "https://a..b/",
+            "https:///x",
+            "ftp://a.example/",
+        ] {
+            assert_eq!(simple_origin(other), None, "{other}");
+        }
     }
 
     #[test]
