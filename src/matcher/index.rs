@@ -24,12 +24,14 @@
 //! A wildcard rule can match only a path that holds its *anchor*, a pair of
 //! octets from one of its pieces (of those, the one fewest of the group's
 //! wildcard rules share). The rules are sorted by anchor, and a
-//! 1024-bit set of the anchors is kept: a check walks the path's octet
-//! pairs, and only for a pair in the set looks up (binary search) the rules
-//! anchored on it; each is then tried if the path starts with its prefix
-//! (one masked compare of keys) and could beat the best match so far, and
-//! only then matched ([`super::wildcard`]). A file with hundreds of `/*...`
-//! rules costs a few instructions per octet of the path, not per rule.
+//! 1024-bit set of the anchors is kept: a check gathers the path's octet
+//! pairs into such a set (no branch per octet), meets it with the anchors,
+//! and takes the run of rules of each anchor in both (found by rank, a
+//! popcount); each is then tried if the path starts with its prefix (one
+//! masked compare of keys) and could beat the best match so far, and only
+//! then matched ([`super::wildcard`]). A file with hundreds of `/*...`
+//! rules costs a few instructions per octet of the path, not per rule; and
+//! none at all when a prefix rule longer than every wildcard rule matched.
 //!
 //! Built once per group on first use (the parse itself never sorts): 24
 //! bytes per rule, plus 128 bytes with wildcard rules. Each entry holds all
@@ -98,6 +100,15 @@ pub(crate) struct Index {
     wild: Box<[Wild]>,
     /// The set of the anchors, as 1024 bits (empty without wildcard rules).
     anchors: Box<[u64]>,
+    /// For each word of `anchors`, the number of anchors in the words
+    /// before it: with a popcount, an anchor's rank among the anchors.
+    ranks: [u16; 16],
+    /// Where the rules of the anchor of each rank start in `wild`, and, last,
+    /// where the rules without an anchor start.
+    runs: Box<[u32]>,
+    /// The longest wildcard rule: a path whose best prefix rule is longer
+    /// needs no look at them.
+    wild_max_len: u16,
 }
 
 /// The anchor of a wildcard rule with no piece of two octets.
@@ -107,12 +118,6 @@ const NO_ANCHOR: u16 = 1024;
 #[inline]
 fn pair_bit(a: u8, b: u8) -> u16 {
     (((a as u16) << 3) ^ b as u16) & 1023
-}
-
-/// Is `bit` in the 1024-bit `set`?
-#[inline]
-fn has(set: &[u64], bit: u16) -> bool {
-    set[(bit >> 6) as usize] & (1 << (bit & 63)) != 0
 }
 
 /// The octet pairs a path matching a wildcard pattern (with a literal
@@ -265,13 +270,29 @@ impl Index {
             .collect();
         wild.sort_unstable_by_key(|w| (w.anchor, w.rule));
         let mut anchors = vec![0u64; if wild.is_empty() { 0 } else { 16 }];
-        for w in wild.iter().filter(|w| w.anchor != NO_ANCHOR) {
-            anchors[(w.anchor >> 6) as usize] |= 1 << (w.anchor & 63);
+        let mut runs = Vec::new();
+        for (i, w) in wild.iter().enumerate() {
+            if i == 0 || w.anchor != wild[i - 1].anchor {
+                runs.push(i as u32);
+            }
+            if w.anchor != NO_ANCHOR {
+                anchors[(w.anchor >> 6) as usize] |= 1 << (w.anchor & 63);
+            }
+        }
+        if wild.last().is_none_or(|w| w.anchor != NO_ANCHOR) {
+            runs.push(wild.len() as u32);
+        }
+        let mut ranks = [0u16; 16];
+        for k in 1..anchors.len() {
+            ranks[k] = ranks[k - 1] + anchors[k - 1].count_ones() as u16;
         }
         Index {
             entries: entries.into(),
+            wild_max_len: wild.iter().map(|w| w.len).max().unwrap_or(0),
             wild: wild.into(),
             anchors: anchors.into(),
+            ranks,
+            runs: runs.into(),
         }
     }
 
@@ -280,7 +301,8 @@ impl Index {
     pub(crate) fn best(&self, arena: &[u8], rules: &[Rule], path: &[u8]) -> Option<Hit> {
         let path_key = key8(path);
         let best = self.best_prefixed(arena, rules, path, path_key);
-        if self.wild.is_empty() {
+        // No wildcard rule can beat a prefix rule longer than all of them.
+        if self.wild.is_empty() || best.is_some_and(|b| b.len > self.wild_max_len) {
             best
         } else {
             self.best_wild(arena, rules, path, path_key, best)
@@ -352,10 +374,10 @@ impl Index {
 
     /// The best of `best` and the wildcard rules for `path`.
     ///
-    /// Only the rules whose anchor pair the path holds are tried: the walk
-    /// goes over the path's octet pairs, looks each up in the set of
-    /// anchors, and for a hit takes the rules with that anchor (a binary
-    /// search in `wild_anchor`). Rules without an anchor are always tried.
+    /// Only the rules whose anchor pair the path holds are tried: the path's
+    /// octet pairs are gathered into a 1024-bit set, met with the set of
+    /// anchors, and for each anchor in both its run of rules is found by
+    /// rank. Rules without an anchor are always tried.
     #[inline(never)]
     fn best_wild(
         &self,
@@ -388,21 +410,29 @@ impl Index {
                 }
             }
         };
-        let anchored = wild.partition_point(|w| w.anchor < NO_ANCHOR);
+        // The rules without an anchor, after all the anchored ones.
+        let anchored = self.runs[self.runs.len() - 1] as usize;
         for w in &wild[anchored..] {
             try_rule(w, &mut best);
         }
-        // Pairs already looked up (a path may hold a pair twice).
-        let mut seen = [0u64; 16];
+        // The anchors the path holds: its octet pairs as a set, without a
+        // branch per octet, met with the set of anchors word by word; each
+        // anchor's rules are a run of `wild`, found by its rank.
+        let mut held = [0u64; 16];
         for pair in path.windows(2) {
             let bit = pair_bit(pair[0], pair[1]);
-            if !has(&self.anchors, bit) || has(&seen, bit) {
-                continue;
-            }
-            seen[(bit >> 6) as usize] |= 1 << (bit & 63);
-            let from = wild[..anchored].partition_point(|w| w.anchor < bit);
-            for w in wild[from..anchored].iter().take_while(|w| w.anchor == bit) {
-                try_rule(w, &mut best);
+            held[(bit >> 6) as usize] |= 1 << (bit & 63);
+        }
+        for (k, (&held, &anchors)) in held.iter().zip(self.anchors.iter()).enumerate() {
+            let mut hits = held & anchors;
+            while hits != 0 {
+                let below = anchors & ((hits & hits.wrapping_neg()) - 1);
+                let rank = self.ranks[k] as usize + below.count_ones() as usize;
+                hits &= hits - 1;
+                let run = self.runs[rank] as usize..self.runs[rank + 1] as usize;
+                for w in &wild[run] {
+                    try_rule(w, &mut best);
+                }
             }
         }
         best
