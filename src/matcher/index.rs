@@ -79,6 +79,9 @@ struct Wild {
     key: u64,
     /// The rule's index in `Parsed::rules`.
     rule: u32,
+    /// The pattern's offset in `Parsed::arena` (read from here, a try goes
+    /// to the arena without a stop at the rule).
+    start: u32,
     /// The pattern's length.
     len: u16,
     /// The anchor (see [`anchors`]).
@@ -261,6 +264,7 @@ impl Index {
                 Wild {
                     key: key8(r.literal_prefix(arena)),
                     rule: i,
+                    start: r.start,
                     len: r.len,
                     anchor,
                     prefix: r.prefix_len(arena).min(8) as u8,
@@ -305,7 +309,7 @@ impl Index {
         if self.wild.is_empty() || best.is_some_and(|b| b.len > self.wild_max_len) {
             best
         } else {
-            self.best_wild(arena, rules, path, path_key, best)
+            self.best_wild(arena, path, path_key, best)
         }
     }
 
@@ -382,7 +386,6 @@ impl Index {
     fn best_wild(
         &self,
         arena: &[u8],
-        rules: &[Rule],
         path: &[u8],
         path_key: u64,
         mut best: Option<Hit>,
@@ -400,7 +403,7 @@ impl Index {
                 rule: w.rule,
             };
             if best.is_none_or(|b| hit.beats(&b)) {
-                let pattern = rules[w.rule as usize].pattern(arena);
+                let pattern = &arena[w.start as usize..][..w.len as usize];
                 let matched = match &mut memo {
                     Some(memo) => wildcard::matches_memo(pattern, path, memo),
                     None => wildcard::matches(pattern, path),
