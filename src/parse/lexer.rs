@@ -66,6 +66,10 @@ pub(crate) enum Fast {
         /// Where its normal form starts in the arena.
         at: usize,
         seen: Seen,
+        /// Offset of the first `*` in the normal form, when `seen.star`.
+        first_star: usize,
+        /// The normal form ends with the `$` anchor.
+        anchored: bool,
     },
 }
 
@@ -159,6 +163,8 @@ impl<'a> Lines<'a> {
                 value: (value, v.end),
                 at: mark,
                 seen: v.seen,
+                first_star: v.first_star,
+                anchored: v.anchored,
             };
         }
         let stop = scan_to(&VALUE_STOP, body, value);

@@ -251,11 +251,14 @@ impl Builder {
                     value,
                     at,
                     seen,
+                    first_star,
+                    anchored,
                 } => {
                     // As `directive` does for these lines.
                     self.rule_seen = true;
                     if value.1 > value.0 {
-                        self.push_rule(number, allow, &body[value.0..value.1], at, seen);
+                        let facts = (seen, first_star, anchored);
+                        self.push_rule(number, allow, &body[value.0..value.1], at, facts);
                     }
                     continue;
                 }
@@ -444,12 +447,25 @@ impl Builder {
         // Normalised straight into the arena.
         let start = self.arena.len();
         let seen = percent::normalize_into(value, mode, &mut self.arena);
-        self.push_rule(line, allow, value, start, seen);
+        let pattern = &self.arena[start..];
+        let first_star = memchr::memchr(b'*', pattern).unwrap_or(0);
+        let anchored = !self.literal && pattern.last() == Some(&b'$');
+        self.push_rule(line, allow, value, start, (seen, first_star, anchored));
     }
 
     /// Records the rule whose normal form is `arena[start..]`; `value` is
-    /// the pattern as written.
-    fn push_rule(&mut self, line: u32, allow: bool, value: &[u8], start: usize, seen: Seen) {
+    /// the pattern as written. `facts` are what normalising it saw: the
+    /// offset of its first `*` (when `seen.star`) and whether it ends with
+    /// the `$` anchor.
+    #[inline]
+    fn push_rule(
+        &mut self,
+        line: u32,
+        allow: bool,
+        value: &[u8],
+        start: usize,
+        (seen, first_star, anchored): (Seen, usize, bool),
+    ) {
         let len = self.arena.len() - start;
         if len > u16::MAX as usize {
             // Unreachable with MAX_LINE_LEN (at most 3x growth), but never
@@ -461,9 +477,18 @@ impl Builder {
         if seen.star {
             flags |= WILDCARD;
         }
-        if !self.literal && self.arena.last() == Some(&b'$') && len > 0 {
+        if anchored {
             flags |= ANCHORED;
         }
+        // The literal prefix (`Rule::compute_prefix_len`), from what the
+        // normaliser saw rather than by searching the pattern again.
+        let prefix = if seen.star {
+            first_star
+        } else if anchored {
+            len - 1
+        } else {
+            len
+        };
         if !matches!(value.first(), Some(b'/' | b'*')) {
             self.warn(line, WarningKind::PatternNotRooted);
         }
@@ -473,7 +498,10 @@ impl Builder {
             self.written
                 .push((rule_index, String::from_utf8_lossy(value).into()));
         }
-        let prefix = Rule::compute_prefix_len(&self.arena[start..], flags);
+        debug_assert_eq!(
+            prefix,
+            Rule::compute_prefix_len(&self.arena[start..], flags)
+        );
         self.rules.push(Rule {
             start: start as u32,
             len: len as u16,
