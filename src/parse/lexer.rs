@@ -4,7 +4,7 @@
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::limits::MAX_LINE_LEN;
-use crate::percent::{self, Mode, Seen};
+use crate::percent::{self, Lanes, Mode, Seen, first_lane, lanes_or, lanes_where};
 
 /// A line, with comment and surrounding whitespace removed.
 pub(crate) struct Line<'a> {
@@ -215,9 +215,14 @@ static VALUE_STOP: [u8; 256] = {
 #[inline]
 fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = body.get(i..i + 16) {
-        let k = percent::first16(chunk.try_into().expect("16 octets"), |b| {
-            (b == b'\n') | (b == b'\r') | (b == b'#') | (b == 0)
-        });
+        let v: &Lanes = chunk.try_into().expect("16 octets");
+        let k = first_lane(lanes_or(
+            lanes_or(
+                lanes_where(v, |b| b == b'\n'),
+                lanes_where(v, |b| b == b'\r'),
+            ),
+            lanes_or(lanes_where(v, |b| b == b'#'), lanes_where(v, |b| b == 0)),
+        ));
         i += k;
         if k < 16 {
             return i;
