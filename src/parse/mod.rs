@@ -517,50 +517,44 @@ impl Builder {
     }
 
     fn finish(self, body_len: usize) -> Parsed {
-        let mut lookup: Vec<u32> = (0..self.agents.len() as u32)
-            .filter(|&i| {
-                let a = &self.agents[i as usize];
-                !a.star && a.token_len > 0
-            })
-            .collect();
         let token = |i: u32| {
             let a = &self.agents[i as usize];
             &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
         };
-        // Sorted by (token, any case; group). The first 16 octets of each
-        // token, lower-cased, decide most comparisons without a lookup.
-        let prefix = |i: u32| {
-            let mut k = [0u8; 16];
-            for (d, s) in k.iter_mut().zip(token(i)) {
-                *d = s.to_ascii_lowercase();
+        // The named agents with a product token, sorted by (token, any case;
+        // group; index). Each is keyed by one integer: `agent::token_key` of
+        // its token (its first 8 octets, lower-cased), group and index,
+        // which decides every comparison but those between tokens that
+        // share their first 8 octets.
+        let mut keyed: Vec<u128> = Vec::with_capacity(self.agents.len());
+        let mut long = false;
+        for (i, a) in self.agents.iter().enumerate() {
+            if a.star || a.token_len == 0 {
+                continue;
             }
-            u128::from_be_bytes(k)
-        };
-        let mut keyed: Vec<(u128, u32)> = lookup.iter().map(|&i| (prefix(i), i)).collect();
-        keyed.sort_unstable_by(|&(kx, x), &(ky, y)| {
-            kx.cmp(&ky)
-                .then_with(|| crate::agent::cmp_ignore_case(token(x), token(y)))
-                .then(
-                    self.agents[x as usize]
-                        .group
-                        .cmp(&self.agents[y as usize].group),
-                )
-                .then(x.cmp(&y))
+            long |= a.token_len > 8;
+            let key = token_key_at(&self.arena, a.start as usize, a.token_len as usize);
+            keyed.push((key as u128) << 64 | (a.group as u128) << 32 | i as u128);
+        }
+        keyed.sort_unstable();
+        if long {
+            // Runs of one key: by the whole token first.
+            for run in keyed.chunk_by_mut(|x, y| x >> 64 == y >> 64) {
+                if run.len() > 1 && run.iter().any(|&k| token(k as u32).len() > 8) {
+                    run.sort_unstable_by(|&x, &y| {
+                        crate::agent::cmp_ignore_case(token(x as u32), token(y as u32))
+                            .then(x.cmp(&y))
+                    });
+                }
+            }
+        }
+        // One entry per token and group.
+        keyed.dedup_by(|x, y| {
+            *x >> 32 == *y >> 32 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
         });
-        lookup.clear();
-        lookup.extend(keyed.iter().map(|&(_, i)| i));
-        lookup.dedup_by(|x, y| {
-            self.agents[*x as usize].group == self.agents[*y as usize].group
-                && token(*x).eq_ignore_ascii_case(token(*y))
-        });
-        let lookup_keys = lookup
-            .iter()
-            .map(|&i| crate::agent::token_key(token(i)))
-            .collect();
-        let lookup_groups = lookup
-            .iter()
-            .map(|&i| self.agents[i as usize].group)
-            .collect();
+        let lookup_keys = keyed.iter().map(|&k| (k >> 64) as u64).collect();
+        let lookup = keyed.iter().map(|&k| k as u32).collect();
+        let lookup_groups = keyed.iter().map(|&k| (k >> 32) as u32).collect();
         let mut star_groups: Vec<u32> = self
             .agents
             .iter()
@@ -576,7 +570,7 @@ impl Builder {
             extras: self.extras.into_boxed_slice(),
             agents: self.agents.into_boxed_slice(),
             lookup_keys,
-            lookup: lookup.into_boxed_slice(),
+            lookup,
             lookup_groups,
             star_groups: star_groups.into_boxed_slice(),
             written: self.written.into_boxed_slice(),
@@ -587,6 +581,27 @@ impl Builder {
             body_len,
         }
     }
+}
+
+/// `agent::token_key` of the `len`-octet token at `arena[start..]`: its
+/// first 8 octets, lower-cased and zero-padded, as a big-endian integer.
+fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
+    let n = len.min(8);
+    let mut k = [0u8; 8];
+    match arena.get(start..start + 8) {
+        // Eight octets at once, those past the token cleared.
+        Some(w) => {
+            for i in 0..8 {
+                k[i] = if i < n { w[i].to_ascii_lowercase() } else { 0 };
+            }
+        }
+        None => {
+            for (d, s) in k.iter_mut().zip(&arena[start..start + n]) {
+                *d = s.to_ascii_lowercase();
+            }
+        }
+    }
+    u64::from_be_bytes(k)
 }
 
 /// A value as text: as written when it is UTF-8, otherwise with every octet
@@ -654,6 +669,70 @@ mod tests {
             let (fast, general) = parsed_both_ways(&body, false);
             assert!(fast == general, "{}", path.display());
         }
+    }
+
+    /// The agent lookup as first written: every named agent with a token,
+    /// sorted by (token in any case, group, index), one per token and group.
+    fn naive_lookup(p: &Parsed) -> Vec<u32> {
+        let token = |i: u32| p.agent_token(&p.agents[i as usize]);
+        let mut v: Vec<u32> = (0..p.agents.len() as u32)
+            .filter(|&i| !p.agents[i as usize].star && !token(i).is_empty())
+            .collect();
+        v.sort_by(|&x, &y| {
+            crate::agent::cmp_ignore_case(token(x), token(y))
+                .then(p.agents[x as usize].group.cmp(&p.agents[y as usize].group))
+                .then(x.cmp(&y))
+        });
+        v.dedup_by(|x, y| {
+            p.agents[*x as usize].group == p.agents[*y as usize].group
+                && token(*x).eq_ignore_ascii_case(token(*y))
+        });
+        v
+    }
+
+    fn check_lookup(body: &[u8]) {
+        let p = parse(body, &ParseOptions::new());
+        let want = naive_lookup(&p);
+        assert_eq!(&*p.lookup, &want[..]);
+        for (k, &i) in p.lookup.iter().enumerate() {
+            let a = &p.agents[i as usize];
+            assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
+            assert_eq!(p.lookup_groups[k], a.group);
+        }
+    }
+
+    #[test]
+    fn agent_lookup_is_sorted_and_deduplicated() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            check_lookup(&std::fs::read(entry.unwrap().path()).unwrap());
+        }
+        // Tokens sharing their first 8 or 16 octets, in mixed case, over
+        // several groups, some repeated within a group; one at the arena's
+        // very end.
+        let names = [
+            "Googlebot-Image",
+            "googlebot",
+            "GOOGLEBOT-news",
+            "Googlebo",
+            "a",
+            "A",
+            "averyveryverylongbotname-b",
+            "AVeryVeryVeryLongBotName-a",
+            "x-y_z9",
+            "googlebot-image",
+        ];
+        let mut body = String::new();
+        for g in 0..4 {
+            for (j, n) in names.iter().enumerate() {
+                if (j + g) % 3 != 0 {
+                    body.push_str(&format!("User-agent: {n}\n"));
+                }
+            }
+            body.push_str("User-agent: Googlebot\nDisallow: /x\n");
+        }
+        body.push_str("User-agent: GoogleBot-Image/2.0");
+        check_lookup(body.as_bytes());
     }
 
     proptest::proptest! {
