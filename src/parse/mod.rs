@@ -402,6 +402,7 @@ impl Builder {
             );
         }
         if self.groups.is_empty() || self.rule_seen {
+            self.close_group();
             let n = self.rules.len() as u32;
             let a = self.agents.len() as u32;
             self.groups.push(Group {
@@ -457,7 +458,7 @@ impl Builder {
     /// the pattern as written. `facts` are what normalising it saw: the
     /// offset of its first `*` (when `seen.star`) and whether it ends with
     /// the `$` anchor.
-    #[inline]
+    #[inline(always)]
     fn push_rule(
         &mut self,
         line: u32,
@@ -508,15 +509,20 @@ impl Builder {
             flags,
             prefix: prefix.min(u8::MAX as usize) as u8,
         });
+        // The group's range of rules is closed when the next group starts
+        // (or at the end).
         self.rule_lines.push(line);
-        self.groups
-            .last_mut()
-            .expect("rules only inside groups")
-            .rules
-            .1 += 1;
     }
 
-    fn finish(self, body_len: usize) -> Parsed {
+    /// Ends the current group's range of rules at the last rule pushed.
+    fn close_group(&mut self) {
+        if let Some(g) = self.groups.last_mut() {
+            g.rules.1 = self.rules.len() as u32;
+        }
+    }
+
+    fn finish(mut self, body_len: usize) -> Parsed {
+        self.close_group();
         let token = |i: u32| {
             let a = &self.agents[i as usize];
             &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
