@@ -252,7 +252,7 @@ fn known_key(body: &[u8], i: usize) -> Option<usize> {
         i + 8
     } else if word & 0xFF_FFFF_FFFF | 0x20_2020_2020 == u64::from_le_bytes(*b"allow\0\0\0") {
         i + 5
-    } else if word | 0x2020_2020_0020_2020 == u64::from_le_bytes(*b"user-age")
+    } else if word | 0x2020_2000_2020_2020 == u64::from_le_bytes(*b"user-age")
         && body
             .get(i + 8..i + 10)
             .is_some_and(|nt| nt.eq_ignore_ascii_case(b"nt"))

@@ -667,6 +667,18 @@ mod tests {
     }
 
     #[test]
+    fn fast_path_agrees_with_general_path_on_keys_split_by_a_line_end() {
+        for body in [
+            &b"User\ragent: x\nDisallow: /a\n"[..],
+            b"USER-AGENT: x\nDISALLOW: /a\nALLOW: /b\n",
+            b"User-agent: *\nDis\rallow: /a\nAll\row: /b\n",
+        ] {
+            let (fast, general) = parsed_both_ways(body, false);
+            assert_eq!(fast, general, "{body:?}");
+        }
+    }
+
+    #[test]
     fn fast_path_agrees_with_general_path_on_the_corpus() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
         for entry in std::fs::read_dir(dir).unwrap() {
