@@ -66,12 +66,27 @@ impl fmt::Display for Directive {
 /// misspellings: those seen in real files and accepted by Google's parser.
 #[inline]
 fn classify(key: &[u8]) -> Option<(Directive, bool)> {
-    // The keys nearly every line has, without copying.
-    let is = |k: &[u8]| key.eq_ignore_ascii_case(k);
+    // The keys nearly every line has, a word at a time: or-ing 0x20
+    // lower-cases a letter and turns no other octet into one (it is not
+    // applied to the `-`).
+    let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("8 octets"));
+    let half = |at: usize| u32::from_le_bytes(key[at..at + 4].try_into().expect("4 octets"));
+    let lower = |s: &[u8; 4]| u32::from_le_bytes(*s);
     match key.len() {
-        8 if is(b"disallow") => return Some((Directive::Disallow, false)),
-        5 if is(b"allow") => return Some((Directive::Allow, false)),
-        10 if is(b"user-agent") => return Some((Directive::UserAgent, false)),
+        8 if word(0) | 0x2020_2020_2020_2020 == u64::from_le_bytes(*b"disallow") => {
+            return Some((Directive::Disallow, false));
+        }
+        5 if half(0) | 0x2020_2020 == lower(b"allo") && key[4] | 0x20 == b'w' => {
+            return Some((Directive::Allow, false));
+        }
+        10 if word(0) | 0x2020_2000_2020_2020 == u64::from_le_bytes(*b"user-age")
+            && half(6) | 0x2020_2020 == lower(b"gent") =>
+        {
+            return Some((Directive::UserAgent, false));
+        }
+        7 if half(0) | 0x2020_2020 == lower(b"site") && half(3) | 0x2020_2020 == lower(b"emap") => {
+            return Some((Directive::Sitemap, false));
+        }
         _ => {}
     }
     classify_rare(key)
@@ -111,10 +126,22 @@ fn classify_rare(key: &[u8]) -> Option<(Directive, bool)> {
 pub(crate) fn product_token(s: &[u8]) -> &[u8] {
     let end = s
         .iter()
-        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_'))
+        .position(|&b| TOKEN[b as usize] == 0)
         .unwrap_or(s.len());
     &s[..end]
 }
+
+/// 1 for the octets of a product token: `[A-Za-z0-9_-]`.
+static TOKEN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c.is_ascii_alphanumeric() || c == b'-' || c == b'_') as u8;
+        b += 1;
+    }
+    t
+};
 
 /// A user-agent value naming the global group: `*`, alone or followed by
 /// whitespace (Google reads `* foo` as `*` too).
@@ -644,6 +671,17 @@ mod tests {
         );
         assert_eq!(classify(b"Noindex"), None);
         assert_eq!(classify(b"a-key-longer-than-sixteen-bytes"), None);
+        // The word-at-a-time path agrees with the plain one, whatever octet
+        // replaces any octet of the keys it knows.
+        for key in ["Disallow", "allow", "User-agent", "SITEMAP"] {
+            for at in 0..key.len() {
+                for b in 0..=255u8 {
+                    let mut k = key.as_bytes().to_vec();
+                    k[at] = b;
+                    assert_eq!(classify(&k), classify_rare(&k), "{k:?}");
+                }
+            }
+        }
     }
 
     #[test]
