@@ -126,6 +126,7 @@ impl RuleLinesBuilder {
 
     pub fn reserve(&mut self, rules: usize) {
         self.delta.reserve(rules);
+        self.base.reserve(rules.div_ceil(RuleLines::STRIDE));
     }
 
     pub fn finish(self) -> RuleLines {
