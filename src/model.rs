@@ -94,8 +94,21 @@ pub(crate) struct RuleLinesBuilder {
 
 impl RuleLinesBuilder {
     /// Records the line of the next rule (lines never decrease).
+    #[inline]
     pub fn push(&mut self, line: u32) {
         let i = self.delta.len();
+        let d = line.wrapping_sub(self.last);
+        // Nearly every rule: a short step within a block.
+        if d < RuleLines::FAR as u32 && !i.is_multiple_of(RuleLines::STRIDE) {
+            self.delta.push(d as u8);
+            self.last = line;
+            return;
+        }
+        self.push_rare(i, line);
+    }
+
+    #[cold]
+    fn push_rare(&mut self, i: usize, line: u32) {
         if i.is_multiple_of(RuleLines::STRIDE) {
             self.base.push(line);
             self.delta.push(0);
@@ -113,6 +126,7 @@ impl RuleLinesBuilder {
 
     pub fn reserve(&mut self, rules: usize) {
         self.delta.reserve(rules);
+        self.base.reserve(rules.div_ceil(RuleLines::STRIDE));
     }
 
     pub fn finish(self) -> RuleLines {

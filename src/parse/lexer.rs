@@ -4,7 +4,7 @@
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::limits::MAX_LINE_LEN;
-use crate::percent::{self, Mode, Seen};
+use crate::percent::{self, Lanes, Mode, Seen, first_lane, lanes_or, lanes_where};
 
 /// A line, with comment and surrounding whitespace removed.
 pub(crate) struct Line<'a> {
@@ -66,6 +66,10 @@ pub(crate) enum Fast {
         /// Where its normal form starts in the arena.
         at: usize,
         seen: Seen,
+        /// Offset of the first `*` in the normal form, when `seen.star`.
+        first_star: usize,
+        /// The normal form ends with the `$` anchor.
+        anchored: bool,
     },
 }
 
@@ -159,6 +163,8 @@ impl<'a> Lines<'a> {
                 value: (value, v.end),
                 at: mark,
                 seen: v.seen,
+                first_star: v.first_star,
+                anchored: v.anchored,
             };
         }
         let stop = scan_to(&VALUE_STOP, body, value);
@@ -209,9 +215,14 @@ static VALUE_STOP: [u8; 256] = {
 #[inline]
 fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = body.get(i..i + 16) {
-        let k = percent::first16(chunk.try_into().expect("16 octets"), |b| {
-            (b == b'\n') | (b == b'\r') | (b == b'#') | (b == 0)
-        });
+        let v: &Lanes = chunk.try_into().expect("16 octets");
+        let k = first_lane(lanes_or(
+            lanes_or(
+                lanes_where(v, |b| b == b'\n'),
+                lanes_where(v, |b| b == b'\r'),
+            ),
+            lanes_or(lanes_where(v, |b| b == b'#'), lanes_where(v, |b| b == 0)),
+        ));
         i += k;
         if k < 16 {
             return i;
@@ -241,7 +252,7 @@ fn known_key(body: &[u8], i: usize) -> Option<usize> {
         i + 8
     } else if word & 0xFF_FFFF_FFFF | 0x20_2020_2020 == u64::from_le_bytes(*b"allow\0\0\0") {
         i + 5
-    } else if word | 0x2020_2020_0020_2020 == u64::from_le_bytes(*b"user-age")
+    } else if word | 0x2020_2000_2020_2020 == u64::from_le_bytes(*b"user-age")
         && body
             .get(i + 8..i + 10)
             .is_some_and(|nt| nt.eq_ignore_ascii_case(b"nt"))

@@ -66,12 +66,27 @@ impl fmt::Display for Directive {
 /// misspellings: those seen in real files and accepted by Google's parser.
 #[inline]
 fn classify(key: &[u8]) -> Option<(Directive, bool)> {
-    // The keys nearly every line has, without copying.
-    let is = |k: &[u8]| key.eq_ignore_ascii_case(k);
+    // The keys nearly every line has, a word at a time: or-ing 0x20
+    // lower-cases a letter and turns no other octet into one (it is not
+    // applied to the `-`).
+    let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("8 octets"));
+    let half = |at: usize| u32::from_le_bytes(key[at..at + 4].try_into().expect("4 octets"));
+    let lower = |s: &[u8; 4]| u32::from_le_bytes(*s);
     match key.len() {
-        8 if is(b"disallow") => return Some((Directive::Disallow, false)),
-        5 if is(b"allow") => return Some((Directive::Allow, false)),
-        10 if is(b"user-agent") => return Some((Directive::UserAgent, false)),
+        8 if word(0) | 0x2020_2020_2020_2020 == u64::from_le_bytes(*b"disallow") => {
+            return Some((Directive::Disallow, false));
+        }
+        5 if half(0) | 0x2020_2020 == lower(b"allo") && key[4] | 0x20 == b'w' => {
+            return Some((Directive::Allow, false));
+        }
+        10 if word(0) | 0x2020_2000_2020_2020 == u64::from_le_bytes(*b"user-age")
+            && half(6) | 0x2020_2020 == lower(b"gent") =>
+        {
+            return Some((Directive::UserAgent, false));
+        }
+        7 if half(0) | 0x2020_2020 == lower(b"site") && half(3) | 0x2020_2020 == lower(b"emap") => {
+            return Some((Directive::Sitemap, false));
+        }
         _ => {}
     }
     classify_rare(key)
@@ -111,10 +126,22 @@ fn classify_rare(key: &[u8]) -> Option<(Directive, bool)> {
 pub(crate) fn product_token(s: &[u8]) -> &[u8] {
     let end = s
         .iter()
-        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_'))
+        .position(|&b| TOKEN[b as usize] == 0)
         .unwrap_or(s.len());
     &s[..end]
 }
+
+/// 1 for the octets of a product token: `[A-Za-z0-9_-]`.
+static TOKEN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c.is_ascii_alphanumeric() || c == b'-' || c == b'_') as u8;
+        b += 1;
+    }
+    t
+};
 
 /// A user-agent value naming the global group: `*`, alone or followed by
 /// whitespace (Google reads `* foo` as `*` too).
@@ -251,11 +278,14 @@ impl Builder {
                     value,
                     at,
                     seen,
+                    first_star,
+                    anchored,
                 } => {
                     // As `directive` does for these lines.
                     self.rule_seen = true;
                     if value.1 > value.0 {
-                        self.push_rule(number, allow, &body[value.0..value.1], at, seen);
+                        let facts = (seen, first_star, anchored);
+                        self.push_rule(number, allow, &body[value.0..value.1], at, facts);
                     }
                     continue;
                 }
@@ -399,6 +429,7 @@ impl Builder {
             );
         }
         if self.groups.is_empty() || self.rule_seen {
+            self.close_group();
             let n = self.rules.len() as u32;
             let a = self.agents.len() as u32;
             self.groups.push(Group {
@@ -444,12 +475,25 @@ impl Builder {
         // Normalised straight into the arena.
         let start = self.arena.len();
         let seen = percent::normalize_into(value, mode, &mut self.arena);
-        self.push_rule(line, allow, value, start, seen);
+        let pattern = &self.arena[start..];
+        let first_star = memchr::memchr(b'*', pattern).unwrap_or(0);
+        let anchored = !self.literal && pattern.last() == Some(&b'$');
+        self.push_rule(line, allow, value, start, (seen, first_star, anchored));
     }
 
     /// Records the rule whose normal form is `arena[start..]`; `value` is
-    /// the pattern as written.
-    fn push_rule(&mut self, line: u32, allow: bool, value: &[u8], start: usize, seen: Seen) {
+    /// the pattern as written. `facts` are what normalising it saw: the
+    /// offset of its first `*` (when `seen.star`) and whether it ends with
+    /// the `$` anchor.
+    #[inline(always)]
+    fn push_rule(
+        &mut self,
+        line: u32,
+        allow: bool,
+        value: &[u8],
+        start: usize,
+        (seen, first_star, anchored): (Seen, usize, bool),
+    ) {
         let len = self.arena.len() - start;
         if len > u16::MAX as usize {
             // Unreachable with MAX_LINE_LEN (at most 3x growth), but never
@@ -461,9 +505,18 @@ impl Builder {
         if seen.star {
             flags |= WILDCARD;
         }
-        if !self.literal && self.arena.last() == Some(&b'$') && len > 0 {
+        if anchored {
             flags |= ANCHORED;
         }
+        // The literal prefix (`Rule::compute_prefix_len`), from what the
+        // normaliser saw rather than by searching the pattern again.
+        let prefix = if seen.star {
+            first_star
+        } else if anchored {
+            len - 1
+        } else {
+            len
+        };
         if !matches!(value.first(), Some(b'/' | b'*')) {
             self.warn(line, WarningKind::PatternNotRooted);
         }
@@ -473,66 +526,68 @@ impl Builder {
             self.written
                 .push((rule_index, String::from_utf8_lossy(value).into()));
         }
-        let prefix = Rule::compute_prefix_len(&self.arena[start..], flags);
+        debug_assert_eq!(
+            prefix,
+            Rule::compute_prefix_len(&self.arena[start..], flags)
+        );
         self.rules.push(Rule {
             start: start as u32,
             len: len as u16,
             flags,
             prefix: prefix.min(u8::MAX as usize) as u8,
         });
+        // The group's range of rules is closed when the next group starts
+        // (or at the end).
         self.rule_lines.push(line);
-        self.groups
-            .last_mut()
-            .expect("rules only inside groups")
-            .rules
-            .1 += 1;
     }
 
-    fn finish(self, body_len: usize) -> Parsed {
-        let mut lookup: Vec<u32> = (0..self.agents.len() as u32)
-            .filter(|&i| {
-                let a = &self.agents[i as usize];
-                !a.star && a.token_len > 0
-            })
-            .collect();
+    /// Ends the current group's range of rules at the last rule pushed.
+    fn close_group(&mut self) {
+        if let Some(g) = self.groups.last_mut() {
+            g.rules.1 = self.rules.len() as u32;
+        }
+    }
+
+    fn finish(mut self, body_len: usize) -> Parsed {
+        self.close_group();
         let token = |i: u32| {
             let a = &self.agents[i as usize];
             &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
         };
-        // Sorted by (token, any case; group). The first 16 octets of each
-        // token, lower-cased, decide most comparisons without a lookup.
-        let prefix = |i: u32| {
-            let mut k = [0u8; 16];
-            for (d, s) in k.iter_mut().zip(token(i)) {
-                *d = s.to_ascii_lowercase();
+        // The named agents with a product token, sorted by (token, any case;
+        // group; index). Each is keyed by one integer: `agent::token_key` of
+        // its token (its first 8 octets, lower-cased), group and index,
+        // which decides every comparison but those between tokens that
+        // share their first 8 octets.
+        let mut keyed: Vec<u128> = Vec::with_capacity(self.agents.len());
+        let mut long = false;
+        for (i, a) in self.agents.iter().enumerate() {
+            if a.star || a.token_len == 0 {
+                continue;
             }
-            u128::from_be_bytes(k)
-        };
-        let mut keyed: Vec<(u128, u32)> = lookup.iter().map(|&i| (prefix(i), i)).collect();
-        keyed.sort_unstable_by(|&(kx, x), &(ky, y)| {
-            kx.cmp(&ky)
-                .then_with(|| crate::agent::cmp_ignore_case(token(x), token(y)))
-                .then(
-                    self.agents[x as usize]
-                        .group
-                        .cmp(&self.agents[y as usize].group),
-                )
-                .then(x.cmp(&y))
+            long |= a.token_len > 8;
+            let key = token_key_at(&self.arena, a.start as usize, a.token_len as usize);
+            keyed.push((key as u128) << 64 | (a.group as u128) << 32 | i as u128);
+        }
+        keyed.sort_unstable();
+        if long {
+            // Runs of one key: by the whole token first.
+            for run in keyed.chunk_by_mut(|x, y| x >> 64 == y >> 64) {
+                if run.len() > 1 && run.iter().any(|&k| token(k as u32).len() > 8) {
+                    run.sort_unstable_by(|&x, &y| {
+                        crate::agent::cmp_ignore_case(token(x as u32), token(y as u32))
+                            .then(x.cmp(&y))
+                    });
+                }
+            }
+        }
+        // One entry per token and group.
+        keyed.dedup_by(|x, y| {
+            *x >> 32 == *y >> 32 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
         });
-        lookup.clear();
-        lookup.extend(keyed.iter().map(|&(_, i)| i));
-        lookup.dedup_by(|x, y| {
-            self.agents[*x as usize].group == self.agents[*y as usize].group
-                && token(*x).eq_ignore_ascii_case(token(*y))
-        });
-        let lookup_keys = lookup
-            .iter()
-            .map(|&i| crate::agent::token_key(token(i)))
-            .collect();
-        let lookup_groups = lookup
-            .iter()
-            .map(|&i| self.agents[i as usize].group)
-            .collect();
+        let lookup_keys = keyed.iter().map(|&k| (k >> 64) as u64).collect();
+        let lookup = keyed.iter().map(|&k| k as u32).collect();
+        let lookup_groups = keyed.iter().map(|&k| (k >> 32) as u32).collect();
         let mut star_groups: Vec<u32> = self
             .agents
             .iter()
@@ -548,7 +603,7 @@ impl Builder {
             extras: self.extras.into_boxed_slice(),
             agents: self.agents.into_boxed_slice(),
             lookup_keys,
-            lookup: lookup.into_boxed_slice(),
+            lookup,
             lookup_groups,
             star_groups: star_groups.into_boxed_slice(),
             written: self.written.into_boxed_slice(),
@@ -559,6 +614,27 @@ impl Builder {
             body_len,
         }
     }
+}
+
+/// `agent::token_key` of the `len`-octet token at `arena[start..]`: its
+/// first 8 octets, lower-cased and zero-padded, as a big-endian integer.
+fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
+    let n = len.min(8);
+    let mut k = [0u8; 8];
+    match arena.get(start..start + 8) {
+        // Eight octets at once, those past the token cleared.
+        Some(w) => {
+            for i in 0..8 {
+                k[i] = if i < n { w[i].to_ascii_lowercase() } else { 0 };
+            }
+        }
+        None => {
+            for (d, s) in k.iter_mut().zip(&arena[start..start + n]) {
+                *d = s.to_ascii_lowercase();
+            }
+        }
+    }
+    u64::from_be_bytes(k)
 }
 
 /// A value as text: as written when it is UTF-8, otherwise with every octet
@@ -595,6 +671,17 @@ mod tests {
         );
         assert_eq!(classify(b"Noindex"), None);
         assert_eq!(classify(b"a-key-longer-than-sixteen-bytes"), None);
+        // The word-at-a-time path agrees with the plain one, whatever octet
+        // replaces any octet of the keys it knows.
+        for key in ["Disallow", "allow", "User-agent", "SITEMAP"] {
+            for at in 0..key.len() {
+                for b in 0..=255u8 {
+                    let mut k = key.as_bytes().to_vec();
+                    k[at] = b;
+                    assert_eq!(classify(&k), classify_rare(&k), "{k:?}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -618,6 +705,18 @@ mod tests {
     }
 
     #[test]
+    fn fast_path_agrees_with_general_path_on_keys_split_by_a_line_end() {
+        for body in [
+            &b"User\ragent: x\nDisallow: /a\n"[..],
+            b"USER-AGENT: x\nDISALLOW: /a\nALLOW: /b\n",
+            b"User-agent: *\nDis\rallow: /a\nAll\row: /b\n",
+        ] {
+            let (fast, general) = parsed_both_ways(body, false);
+            assert_eq!(fast, general, "{body:?}");
+        }
+    }
+
+    #[test]
     fn fast_path_agrees_with_general_path_on_the_corpus() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -626,6 +725,70 @@ mod tests {
             let (fast, general) = parsed_both_ways(&body, false);
             assert!(fast == general, "{}", path.display());
         }
+    }
+
+    /// The agent lookup as first written: every named agent with a token,
+    /// sorted by (token in any case, group, index), one per token and group.
+    fn naive_lookup(p: &Parsed) -> Vec<u32> {
+        let token = |i: u32| p.agent_token(&p.agents[i as usize]);
+        let mut v: Vec<u32> = (0..p.agents.len() as u32)
+            .filter(|&i| !p.agents[i as usize].star && !token(i).is_empty())
+            .collect();
+        v.sort_by(|&x, &y| {
+            crate::agent::cmp_ignore_case(token(x), token(y))
+                .then(p.agents[x as usize].group.cmp(&p.agents[y as usize].group))
+                .then(x.cmp(&y))
+        });
+        v.dedup_by(|x, y| {
+            p.agents[*x as usize].group == p.agents[*y as usize].group
+                && token(*x).eq_ignore_ascii_case(token(*y))
+        });
+        v
+    }
+
+    fn check_lookup(body: &[u8]) {
+        let p = parse(body, &ParseOptions::new());
+        let want = naive_lookup(&p);
+        assert_eq!(&*p.lookup, &want[..]);
+        for (k, &i) in p.lookup.iter().enumerate() {
+            let a = &p.agents[i as usize];
+            assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
+            assert_eq!(p.lookup_groups[k], a.group);
+        }
+    }
+
+    #[test]
+    fn agent_lookup_is_sorted_and_deduplicated() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            check_lookup(&std::fs::read(entry.unwrap().path()).unwrap());
+        }
+        // Tokens sharing their first 8 or 16 octets, in mixed case, over
+        // several groups, some repeated within a group; one at the arena's
+        // very end.
+        let names = [
+            "Googlebot-Image",
+            "googlebot",
+            "GOOGLEBOT-news",
+            "Googlebo",
+            "a",
+            "A",
+            "averyveryverylongbotname-b",
+            "AVeryVeryVeryLongBotName-a",
+            "x-y_z9",
+            "googlebot-image",
+        ];
+        let mut body = String::new();
+        for g in 0..4 {
+            for (j, n) in names.iter().enumerate() {
+                if (j + g) % 3 != 0 {
+                    body.push_str(&format!("User-agent: {n}\n"));
+                }
+            }
+            body.push_str("User-agent: Googlebot\nDisallow: /x\n");
+        }
+        body.push_str("User-agent: GoogleBot-Image/2.0");
+        check_lookup(body.as_bytes());
     }
 
     proptest::proptest! {
