@@ -214,12 +214,19 @@ fn special_line(b: u8) -> bool {
 /// sixteen into 0/1 octets (SIMD compares), then the lowest set octet.
 #[inline(always)]
 pub(crate) fn first16(chunk: &[u8; 16], f: impl Fn(u8) -> bool) -> usize {
+    // 128 trailing zeros (16 octets) when none holds.
+    hits16(chunk, f).trailing_zeros() as usize / 8
+}
+
+/// `f` over the sixteen octets, as a 0/1 octet per position (little-endian:
+/// position 0 is the low octet).
+#[inline(always)]
+fn hits16(chunk: &[u8; 16], f: impl Fn(u8) -> bool) -> u128 {
     let mut hits = [0u8; 16];
     for (h, &b) in hits.iter_mut().zip(chunk) {
         *h = f(b) as u8;
     }
-    // 128 trailing zeros (16 octets) when none holds.
-    u128::from_le_bytes(hits).trailing_zeros() as usize / 8
+    u128::from_le_bytes(hits)
 }
 
 /// The position of the first octet at or after `i` for which `f` holds, or
@@ -238,6 +245,16 @@ fn find_from(
         if k < 16 {
             return i;
         }
+    }
+    // Fewer than sixteen octets are left: when the input has sixteen, the
+    // last sixteen are one more step, with the octets already scanned
+    // shifted out (no loop and no branch per octet).
+    if let Some(start) = input.len().checked_sub(16) {
+        let chunk = input[start..].try_into().expect("16 octets");
+        let hits = hits16(chunk, f)
+            .checked_shr(8 * (i - start) as u32)
+            .unwrap_or(0);
+        return i + (hits.trailing_zeros() as usize / 8).min(input.len() - i);
     }
     while i < input.len() && table[input[i] as usize] == 0 {
         i += 1;
@@ -634,6 +651,26 @@ mod tests {
                 proptest::prop_assert_eq!(seen.rewritten, want != input.as_bytes());
                 proptest::prop_assert_eq!(seen.star, mode == Mode::Pattern && want.contains(&b'*'));
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The 16-octet scan, its last overlapping step included, against
+        /// the tables one octet at a time, from every start.
+        #[test]
+        fn scans_agree_with_the_tables(
+            input in proptest::collection::vec(
+                proptest::sample::select(&[b'a', b'a', b'a', b'a', b'/', b'#', b'%', b' ', 0xC3, b'*'][..]),
+                0..48,
+            ),
+        ) {
+            let first = |from: usize, table: &[u8; 256]| {
+                (from..input.len()).find(|&j| table[input[j] as usize] == 1).unwrap_or(input.len())
+            };
+            for i in 0..=input.len() {
+                proptest::prop_assert_eq!(scan(&input, i), first(i, &SPECIAL), "{:?} from {}", input, i);
+            }
+            proptest::prop_assert_eq!(plain_until_fragment(&input), first(0, &SPECIAL_LINE));
         }
     }
 
