@@ -287,6 +287,29 @@ async fn unreachable_with_no_copy_retries_by_default_after_a_minute_not_a_day() 
 }
 
 #[tokio::test]
+async fn retries_wait_for_the_servers_retry_after() {
+    let server = serve(ResponseTemplate::new(503).insert_header("Retry-After", "600")).await;
+    let (cache, clock) = cache();
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    let asked = robots.fetch_outcome().and_then(|o| o.retry_after());
+    assert_eq!(asked, Some(Duration::from_secs(600)));
+
+    // The backoff alone would retry after a minute.
+    clock.advance(Duration::from_secs(599));
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    assert_eq!(requests(&server).await, 1, "not retried before Retry-After");
+
+    remount(&server, rules_200()).await;
+    clock.advance(Duration::from_secs(1));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 1, "one retry since the reset");
+}
+
+#[tokio::test]
 async fn unavailable_is_cached_like_success() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))

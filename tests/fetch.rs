@@ -171,6 +171,7 @@ async fn server_errors_and_429_are_unreachable_disallow_all() {
             .duration_since(outcome.fetched_at())
             .unwrap();
         assert_eq!(ttl, Duration::from_secs(120));
+        assert_eq!(outcome.retry_after(), Some(Duration::from_secs(120)));
         assert_disallow_all(&robots, &server.uri());
     }
 }
@@ -191,6 +192,7 @@ async fn unreachable_results_expire_within_the_ttl() {
         .duration_since(outcome.fetched_at())
         .unwrap();
     assert_eq!(ttl, Duration::from_secs(90));
+    assert_eq!(outcome.retry_after(), None);
     assert_disallow_all(&robots, &server.uri());
 }
 

@@ -134,9 +134,10 @@ impl Entry {
                 now + lifetime,
             );
         }
-        // Unreachable. The fetcher's expiry for it (Retry-After or its
-        // `unreachable_ttl`) is not used: the cache retries on its own
-        // schedule, soon at first, then backing off.
+        // Unreachable. The fetcher's expiry for it (its `unreachable_ttl`)
+        // is not used: the cache retries on its own schedule, soon at first,
+        // then backing off; but never sooner than the server's
+        // `Retry-After` asked.
         let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
             None => (None, now, 1),
             Some((p, State::Fresh { confirmed_at })) => (Some(&p.served), *confirmed_at, 1),
@@ -151,7 +152,8 @@ impl Entry {
                 (None, *since, failures + 1)
             }
         };
-        let retry_at = now + policy.backoff(failures);
+        let asked = outcome.and_then(|o| o.retry_after()).unwrap_or_default();
+        let retry_at = now + policy.backoff(failures).max(asked);
         let limit = since + policy.stale_limit;
         if now >= limit {
             // RFC 9309 section 2.3.1.4: after 30 days unreachable the file

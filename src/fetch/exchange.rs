@@ -72,6 +72,7 @@ impl Fetcher {
             last_modified: None,
             body_bytes: 0,
             truncated_at_cap: false,
+            retry_after: None,
         };
         let robots = match ending {
             // RFC 9309 section 2.3.1.1: parse what a 2xx returned.
@@ -103,6 +104,7 @@ impl Fetcher {
                     FetchResult::Unreachable(_) => {
                         outcome.expires_at =
                             expiry::unreachable_expiry(headers, now, config.unreachable_ttl);
+                        outcome.retry_after = expiry::retry_after(headers, now);
                         Robots::disallow_all()
                     }
                     _ => Robots::allow_all(),

@@ -29,19 +29,27 @@ pub(crate) fn unreachable_expiry(
     now: SystemTime,
     ttl: Duration,
 ) -> SystemTime {
-    if let Some(value) = headers.get(RETRY_AFTER) {
-        let text = value.to_str().unwrap_or_default().trim();
-        let delay = match text.parse::<u64>() {
-            Ok(secs) => Some(Duration::from_secs(secs)),
-            Err(_) => http_date(value).map(|at| at.duration_since(now).unwrap_or(Duration::ZERO)),
-        };
-        if let Some(delay) = delay {
-            return now + delay.min(MAX_FRESHNESS);
-        }
+    if let Some(delay) = retry_after(headers, now) {
+        return now + delay;
     }
     // Capping `ttl` first changes nothing (the expiry is within a day) and
     // keeps a huge configured TTL from overflowing `SystemTime`.
     expiry_from_headers(headers, now).min(now + ttl.min(MAX_FRESHNESS))
+}
+
+/// The delay a `Retry-After` header asks for (RFC 9110 section 10.2.3:
+/// seconds or an HTTP-date), from `now`, capped at 24 h; `None` without a
+/// readable one.
+pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
+    let value = headers.get(RETRY_AFTER)?;
+    let text = value.to_str().unwrap_or_default().trim();
+    let delay = match text.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => http_date(value)?
+            .duration_since(now)
+            .unwrap_or(Duration::ZERO),
+    };
+    Some(delay.min(MAX_FRESHNESS))
 }
 
 /// The freshness lifetime the headers grant, before the 24 h cap.
@@ -176,6 +184,12 @@ mod tests {
             Duration::from_secs(600)
         );
         assert_eq!(after(&[("retry-after", "whenever")]), hour);
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", " 90 ")]), now),
+            Some(Duration::from_secs(90))
+        );
+        assert_eq!(retry_after(&headers(&[("retry-after", "soon")]), now), None);
+        assert_eq!(retry_after(&headers(&[]), now), None);
         // A configured TTL beyond any clock's range is capped, not added.
         let forever = unreachable_expiry(&headers(&[]), now, Duration::MAX);
         assert_eq!(forever.duration_since(now).unwrap(), DAY);

@@ -2,7 +2,7 @@
 //! [`Robots`](crate::Robots) value.
 
 use std::fmt;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use http::StatusCode;
 use url::Url;
@@ -22,6 +22,7 @@ pub struct FetchOutcome {
     pub(crate) result: FetchResult,
     pub(crate) fetched_at: SystemTime,
     pub(crate) expires_at: SystemTime,
+    pub(crate) retry_after: Option<Duration>,
     pub(crate) etag: Option<String>,
     pub(crate) last_modified: Option<String>,
     pub(crate) body_bytes: usize,
@@ -65,6 +66,15 @@ impl FetchOutcome {
     /// most 24 hours after [`fetched_at`](Self::fetched_at)).
     pub fn expires_at(&self) -> SystemTime {
         self.expires_at
+    }
+
+    /// The delay the server asked for with `Retry-After` (capped at 24
+    /// hours) on an unreachable result: 5xx, or 429 unless the fetcher
+    /// treats it as unavailable. [`expires_at`](Self::expires_at) already
+    /// follows it; a [`RobotsCache`](crate::RobotsCache) backing off from
+    /// failures retries no sooner.
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
     }
 
     /// Whether the rules are due for a re-fetch now.
