@@ -425,6 +425,44 @@ async fn unavailable_origin_allows_everything() {
 }
 
 #[tokio::test]
+async fn user_agent_option_is_the_fetch_header() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .and(wiremock::matchers::header(
+            "user-agent",
+            "MyCrawler/2.0 (+https://example.com/bot)",
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let base = server.uri();
+    let run = keepout(
+        &[
+            "check",
+            "--user-agent",
+            "MyCrawler/2.0 (+https://example.com/bot)",
+            "-a",
+            "MyCrawler",
+            &format!("{base}/x"),
+        ],
+        "",
+    )
+    .await;
+    // Any other User-Agent gets wiremock's 404, which would allow `/x`.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("DISALLOWED"), "{}", run.stdout);
+
+    let bad = keepout(
+        &["check", "--user-agent", "bad\u{1}agent", "-a", "x", &base],
+        "",
+    )
+    .await;
+    bad.assert_bad_input("not a valid header value");
+}
+
+#[tokio::test]
 async fn robots_url_option_fetches_that_origin_once() {
     let server = serve(
         ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),

@@ -47,15 +47,22 @@ struct FetchArgs {
     /// How many robots.txt files to fetch at once.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..))]
     concurrency: u16,
+    /// The User-Agent header to fetch robots.txt with, as your crawler
+    /// sends it (servers may answer crawlers differently). Default:
+    /// keepout's own.
+    #[arg(long, value_name = "UA")]
+    user_agent: Option<String>,
 }
 
 impl FetchArgs {
-    /// A fetcher with keepout's own User-Agent and these options.
+    /// A fetcher with these options (keepout's own User-Agent by default).
     fn fetcher(&self) -> Result<keepout::Fetcher, Failure> {
-        keepout::Fetcher::builder()
-            .timeout(Duration::from_secs(self.timeout.max(1)))
-            .build()
-            .map_err(|e| Failure::Input(e.to_string()))
+        let mut builder =
+            keepout::Fetcher::builder().timeout(Duration::from_secs(self.timeout.max(1)));
+        if let Some(user_agent) = &self.user_agent {
+            builder = builder.user_agent(user_agent);
+        }
+        builder.build().map_err(|e| Failure::Input(e.to_string()))
     }
 }
 
