@@ -463,6 +463,69 @@ async fn user_agent_option_is_the_fetch_header() {
 }
 
 #[tokio::test]
+async fn verdicts_stream_while_a_later_origin_is_still_fetching() {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+    let fast = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    // A server that answers only when told to.
+    let slow = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let slow_base = format!("http://{}", slow.local_addr().unwrap());
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        let (mut socket, _) = slow.accept().await.unwrap();
+        let mut request = [0u8; 1024];
+        let _ = socket.read(&mut request).await.unwrap();
+        released.await.unwrap();
+        let body = "User-agent: *\nDisallow: /\n";
+        let response = format!(
+            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        socket.write_all(response.as_bytes()).await.unwrap();
+    });
+    let fast_base = fast.uri();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keepout"))
+        .args(["check", "--timeout", "120", "-a", "bot"])
+        .args([format!("{fast_base}/x"), format!("{slow_base}/y")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the keepout binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The first origin's lines arrive while the second is held back (a
+    // binary that waited for every fetch would time out here, well before
+    // its own fetch timeout).
+    let early = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        let summary = lines.next_line().await.unwrap().unwrap();
+        let verdict = lines.next_line().await.unwrap().unwrap();
+        (summary, verdict)
+    })
+    .await
+    .expect("the first URL's verdict streams before the slow origin answers");
+    assert!(
+        early.0.starts_with(&format!("{fast_base}/robots.txt: ")),
+        "{early:?}"
+    );
+    assert!(early.1.starts_with("DISALLOWED"), "{early:?}");
+    release.send(()).unwrap();
+    let mut rest = Vec::new();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        rest.push(line);
+    }
+    assert_eq!(rest.len(), 2, "{rest:?}");
+    assert!(
+        rest[1].starts_with(&format!("DISALLOWED {slow_base}/y")),
+        "{rest:?}"
+    );
+    assert_eq!(child.wait().await.unwrap().code(), Some(1));
+    server.await.unwrap();
+}
+
+#[tokio::test]
 async fn robots_url_option_fetches_that_origin_once() {
     let server = serve(
         ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),

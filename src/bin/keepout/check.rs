@@ -1,7 +1,7 @@
 //! `keepout check`: may this crawler fetch these URLs, and which line says so?
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -92,62 +92,102 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         }
     }
 
-    let loaded: Vec<Loaded> = match &robots_source {
-        Some(source) => vec![source.load(&fetcher).await?],
+    let mut printer = Printer {
+        out: BufWriter::new(std::io::stdout().lock()),
+        agent: &args.agent,
+        json: args.json,
+        inputs: &inputs,
+        loaded: (0..origins.len().max(1)).map(|_| None).collect(),
+        announced: vec![false; origins.len().max(1)],
+        next: 0,
+        any_disallowed: false,
+    };
+    match &robots_source {
+        Some(source) => printer.loaded(0, source.load(&fetcher).await?)?,
         None => {
             let wanted = origins.len() > 1 || inputs.len() >= 100;
-            fetch_all(&fetcher, &origins, args.fetch.concurrency.into(), wanted).await?
-        }
-    };
-
-    let agents: Vec<_> = loaded.iter().map(|l| l.robots.agent(&args.agent)).collect();
-    let robots_json: Vec<RobotsJson> = if args.json {
-        loaded.iter().map(RobotsJson::new).collect()
-    } else {
-        Vec::new()
-    };
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut announced = vec![false; loaded.len()];
-    let mut any_disallowed = false;
-    for input in &inputs {
-        let decision = agents[input.origin].explain(&input.url);
-        any_disallowed |= !decision.allowed();
-        if args.json {
-            let line = CheckJson {
-                url: &input.url,
-                allowed: decision.allowed(),
-                cause: cause_name(decision.cause()),
-                agent: &args.agent,
-                agent_match: match decision.agent_match() {
-                    keepout::AgentMatch::Named => "named",
-                    keepout::AgentMatch::Star => "star",
-                    keepout::AgentMatch::None => "none",
-                },
-                rule: decision.rule().map(RuleJson::new),
-                groups: decision.groups().map(GroupRefJson::new).collect(),
-                robots: &robots_json[input.origin],
-            };
-            serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-        } else {
-            if !announced[input.origin] {
-                announced[input.origin] = true;
-                writeln!(out, "{}", source_summary(&loaded[input.origin]))?;
-            }
-            let verdict = if decision.allowed() {
-                "ALLOWED"
-            } else {
-                "DISALLOWED"
-            };
-            writeln!(out, "{verdict:<10} {}  {}", input.url, why(&decision))?;
+            fetch_all(
+                &fetcher,
+                &origins,
+                args.fetch.concurrency.into(),
+                wanted,
+                &mut printer,
+            )
+            .await?
         }
     }
-    out.flush()?;
-    Ok(if any_disallowed {
+    printer.out.flush()?;
+    Ok(if printer.any_disallowed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Writes the verdicts in input order, each as soon as its origin's
+/// robots.txt (and every earlier URL's) is loaded, so a long batch streams.
+struct Printer<'a, W: Write> {
+    out: W,
+    agent: &'a str,
+    json: bool,
+    inputs: &'a [Input],
+    /// Each origin's rules once loaded, with its JSON description.
+    loaded: Vec<Option<(Loaded, Option<RobotsJson>)>>,
+    /// Whether each origin's summary line is written (before its first URL).
+    announced: Vec<bool>,
+    /// The first input not written yet.
+    next: usize,
+    any_disallowed: bool,
+}
+
+impl<W: Write> Printer<'_, W> {
+    /// Origin `origin` is loaded: write every input now ready.
+    fn loaded(&mut self, origin: usize, loaded: Loaded) -> Result<(), Failure> {
+        let json = self.json.then(|| RobotsJson::new(&loaded));
+        self.loaded[origin] = Some((loaded, json));
+        while let Some(input) = self.inputs.get(self.next) {
+            let Some((loaded, robots_json)) = &self.loaded[input.origin] else {
+                break;
+            };
+            let decision = loaded.robots.explain(self.agent, &input.url);
+            self.any_disallowed |= !decision.allowed();
+            match robots_json {
+                Some(robots) => {
+                    let line = CheckJson {
+                        url: &input.url,
+                        allowed: decision.allowed(),
+                        cause: cause_name(decision.cause()),
+                        agent: self.agent,
+                        agent_match: match decision.agent_match() {
+                            keepout::AgentMatch::Named => "named",
+                            keepout::AgentMatch::Star => "star",
+                            keepout::AgentMatch::None => "none",
+                        },
+                        rule: decision.rule().map(RuleJson::new),
+                        groups: decision.groups().map(GroupRefJson::new).collect(),
+                        robots,
+                    };
+                    serde_json::to_writer(&mut self.out, &line).map_err(std::io::Error::from)?;
+                    writeln!(self.out)?;
+                }
+                None => {
+                    if !self.announced[input.origin] {
+                        self.announced[input.origin] = true;
+                        writeln!(self.out, "{}", source_summary(loaded))?;
+                    }
+                    let verdict = if decision.allowed() {
+                        "ALLOWED"
+                    } else {
+                        "DISALLOWED"
+                    };
+                    writeln!(self.out, "{verdict:<10} {}  {}", input.url, why(&decision))?;
+                }
+            }
+            self.next += 1;
+        }
+        self.out.flush()?;
+        Ok(())
+    }
 }
 
 /// One `check --json` line.
@@ -242,13 +282,14 @@ fn read_urls(args: &[String]) -> Result<Vec<(String, Option<usize>)>, Failure> {
 }
 
 /// Fetches each origin's robots.txt once, a bounded number at a time,
-/// keeping the order of `origins`.
-async fn fetch_all(
+/// handing each to `printer` as it arrives.
+async fn fetch_all<W: Write>(
     fetcher: &Fetcher,
     origins: &[String],
     concurrency: usize,
     show_progress: bool,
-) -> Result<Vec<Loaded>, Failure> {
+    printer: &mut Printer<'_, W>,
+) -> Result<(), Failure> {
     let permits = Arc::new(Semaphore::new(concurrency));
     let mut tasks = JoinSet::new();
     for (i, origin) in origins.iter().enumerate() {
@@ -259,17 +300,17 @@ async fn fetch_all(
             (i, fetch.await)
         });
     }
+    // Verdict lines on a terminal would break the bar: it shows only when
+    // they go elsewhere.
+    let show_progress = show_progress && !std::io::stdout().is_terminal();
     let mut progress = Progress::new("fetching robots.txt", origins.len(), show_progress);
-    let mut fetched: Vec<Option<Robots>> = vec![None; origins.len()];
     while let Some(joined) = tasks.join_next().await {
         let (i, result) =
             joined.map_err(|e| Failure::Input(format!("robots.txt fetch failed: {e}")))?;
-        fetched[i] = Some(result.map_err(|e| Failure::Input(e.to_string()))?);
+        let robots: Robots = result.map_err(|e| Failure::Input(e.to_string()))?;
         progress.inc();
+        printer.loaded(i, Loaded::fetched(robots))?;
     }
     progress.finish();
-    Ok(fetched
-        .into_iter()
-        .map(|r| Loaded::fetched(r.expect("every origin was fetched")))
-        .collect())
+    Ok(())
 }
