@@ -1,6 +1,7 @@
 //! The fetcher against servers that misbehave at the socket level, served
 //! by raw `TcpListener`s on loopback: stalls, dribbles, short and reset
-//! bodies, endless bodies, a gzip bomb, TLS, connection and DNS failures.
+//! bodies, endless bodies, a gzip bomb, TLS, connection and DNS failures, a
+//! connect that hangs.
 
 use std::future::Future;
 use std::io::Write;
@@ -307,6 +308,54 @@ async fn connection_refused_is_unreachable() {
         result(&robots)
     );
     assert_disallow_all(&robots, &base);
+}
+
+/// `connect_timeout` ends a connection attempt that gets no answer. A
+/// listener that never accepts, with its accept queue full, makes the
+/// kernel drop further SYNs on loopback: a connect that hangs, as to an
+/// unroutable address.
+#[tokio::test]
+async fn connect_timeout_ends_a_hanging_connect() {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(1).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut held = Vec::new();
+    let mut hangs = false;
+    for _ in 0..64 {
+        match tokio::time::timeout(SHORT, TcpStream::connect(addr)).await {
+            Ok(Ok(stream)) => held.push(stream),
+            Ok(Err(e)) => panic!("filling the accept queue: {e}"),
+            Err(_) => {
+                hangs = true;
+                break;
+            }
+        }
+    }
+    assert!(
+        hangs,
+        "the accept queue never filled ({} connections)",
+        held.len()
+    );
+
+    let fetcher = Fetcher::builder()
+        .connect_timeout(SHORT)
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap();
+    let base = format!("http://{addr}");
+    // Well before the 60 s total timeout: the connect timeout ended it.
+    let robots = fetch_within(&fetcher, &base, Duration::from_secs(10)).await;
+    assert!(
+        matches!(
+            result(&robots),
+            FetchResult::Unreachable(UnreachableReason::Timeout)
+        ),
+        "{:?}",
+        result(&robots)
+    );
+    assert_disallow_all(&robots, &base);
+    drop((listener, held));
 }
 
 #[tokio::test]
