@@ -264,6 +264,13 @@ fn looks_like_tls(error: &reqwest::Error) -> bool {
 
 /// An error and its causes on one line, without repeating text.
 fn describe(error: &(dyn StdError + 'static)) -> String {
+    // reqwest's own message only restates the request ("error sending
+    // request for url (...)"), which the outcome already names: start from
+    // its cause when it has one.
+    let error = match error.source() {
+        Some(cause) if error.is::<reqwest::Error>() => cause,
+        _ => error,
+    };
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(err) = source {
