@@ -177,8 +177,8 @@ impl Rule {
 }
 
 /// A group: one or more user-agent lines and the records that follow them
-/// (RFC 9309 section 2.1). 40 bytes.
-#[derive(Debug)]
+/// (RFC 9309 section 2.1). 24 bytes.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Group {
     /// Range of [`Parsed::rules`].
     pub rules: (u32, u32),
@@ -186,19 +186,51 @@ pub(crate) struct Group {
     pub agents: (u32, u32),
     /// Line of the group's first user-agent line.
     pub line: u32,
-    /// Sorted prefix index, built on first use for groups with many rules
-    /// (boxed, so that a group without one stays small).
-    pub index: OnceLock<Box<Index>>,
+    /// The group's slot in [`Parsed::indexes`], or [`NO_INDEX`] for a group
+    /// too small to have a prefix index.
+    pub index: u32,
 }
 
-impl Clone for Group {
+/// [`Group::index`] of a group without an index slot.
+pub(crate) const NO_INDEX: u32 = u32::MAX;
+
+/// Where a large group's prefix index goes, built on first use (boxed, so
+/// an unbuilt one costs 16 bytes). A clone starts empty again.
+#[derive(Debug, Default)]
+pub(crate) struct IndexSlot(pub OnceLock<Box<Index>>);
+
+impl Clone for IndexSlot {
     fn clone(&self) -> Self {
-        Group {
-            rules: self.rules,
-            agents: self.agents,
-            line: self.line,
-            index: OnceLock::new(),
-        }
+        IndexSlot::default()
+    }
+}
+
+/// The parts of a parse most files do not have (about two files in three
+/// have none), kept behind one pointer rather than five empty slices.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Rare {
+    /// Crawl-delay and request-rate of the groups that have one, by group.
+    pub extras: Box<[GroupExtras]>,
+    /// Patterns as written, for rules flagged `REWRITTEN`, by rule index.
+    pub written: Box<[(u32, Box<str>)]>,
+    pub host: Option<Box<str>>,
+    /// Records with keys keepout does not interpret.
+    pub records: Box<[Record]>,
+    pub warnings: Box<[Warning]>,
+}
+
+impl Rare {
+    fn is_empty(&self) -> bool {
+        self.extras.is_empty()
+            && self.written.is_empty()
+            && self.host.is_none()
+            && self.records.is_empty()
+            && self.warnings.is_empty()
+    }
+
+    /// `Some` unless there is nothing in it.
+    pub fn boxed(self) -> Option<Box<Rare>> {
+        (!self.is_empty()).then(|| Box::new(self))
     }
 }
 
@@ -237,8 +269,9 @@ pub(crate) struct Parsed {
     /// The line of each rule.
     pub rule_lines: RuleLines,
     pub groups: Box<[Group]>,
-    /// Crawl-delay and request-rate of the groups that have one, by group.
-    pub extras: Box<[GroupExtras]>,
+    /// The prefix index slots of the groups with more than
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules.
+    pub indexes: Box<[IndexSlot]>,
     /// Every user-agent value, in file order.
     pub agents: Box<[AgentName]>,
     /// Indexes into `agents` of the named (non-`*`) ones with a product
@@ -252,22 +285,47 @@ pub(crate) struct Parsed {
     pub lookup_groups: Box<[u32]>,
     /// Groups with a `*` user-agent, in file order.
     pub star_groups: Box<[u32]>,
-    /// Patterns as written, for rules flagged `REWRITTEN`, by rule index.
-    pub written: Box<[(u32, Box<str>)]>,
     pub sitemaps: Box<[Box<str>]>,
-    pub host: Option<Box<str>>,
-    /// Records with keys keepout does not interpret.
-    pub records: Box<[Record]>,
-    pub warnings: Box<[Warning]>,
+    /// Extras, patterns as written, host, records, warnings: `None` when
+    /// there are none.
+    pub rare: Option<Box<Rare>>,
     /// Input octets parsed (after any transcoding).
     pub body_len: usize,
 }
 
 impl Parsed {
+    fn rare(&self) -> Option<&Rare> {
+        self.rare.as_deref()
+    }
+
     /// The extension records of group `group`, if it has any.
     pub fn extras(&self, group: u32) -> Option<&GroupExtras> {
-        let i = self.extras.binary_search_by_key(&group, |e| e.group).ok()?;
-        Some(&self.extras[i])
+        let extras = &self.rare()?.extras;
+        let i = extras.binary_search_by_key(&group, |e| e.group).ok()?;
+        Some(&extras[i])
+    }
+
+    /// Patterns as written, for rules flagged `REWRITTEN`, by rule index.
+    pub fn written(&self) -> &[(u32, Box<str>)] {
+        self.rare().map_or(&[], |r| &r.written)
+    }
+
+    pub fn host(&self) -> Option<&str> {
+        self.rare()?.host.as_deref()
+    }
+
+    pub fn records(&self) -> &[Record] {
+        self.rare().map_or(&[], |r| &r.records)
+    }
+
+    pub fn warnings(&self) -> &[Warning] {
+        self.rare().map_or(&[], |r| &r.warnings)
+    }
+
+    /// The prefix index slot of `group`, if it is large enough to have one.
+    #[inline]
+    pub fn index_slot(&self, group: &Group) -> Option<&OnceLock<Box<Index>>> {
+        self.indexes.get(group.index as usize).map(|slot| &slot.0)
     }
 
     pub fn agent_value(&self, a: &AgentName) -> &str {
@@ -296,19 +354,29 @@ impl Parsed {
             + self.rules.len() * size_of::<Rule>()
             + self.rule_lines.heap_bytes()
             + self.groups.len() * size_of::<Group>()
-            + self.extras.len() * size_of::<GroupExtras>()
+            + self.indexes.len() * size_of::<IndexSlot>()
+            + self.rare.as_ref().map_or(0, |_| size_of::<Rare>())
+            + self.extras_len() * size_of::<GroupExtras>()
             + self.agents.len() * size_of::<AgentName>()
             + (self.lookup.len() + self.lookup_groups.len() + self.star_groups.len()) * 4
             + self.lookup_keys.len() * 8
             + self
-                .written
+                .written()
                 .iter()
                 .map(|(_, s)| s.len() + 24)
                 .sum::<usize>()
             + strs(&self.sitemaps)
-            + self.host.as_ref().map_or(0, |h| h.len())
-            + self.records.iter().map(Record::heap_bytes).sum::<usize>()
-            + self.warnings.iter().map(Warning::heap_bytes).sum::<usize>()
+            + self.host().map_or(0, str::len)
+            + self.records().iter().map(Record::heap_bytes).sum::<usize>()
+            + self
+                .warnings()
+                .iter()
+                .map(Warning::heap_bytes)
+                .sum::<usize>()
+    }
+
+    fn extras_len(&self) -> usize {
+        self.rare().map_or(0, |r| r.extras.len())
     }
 }
 
@@ -317,7 +385,8 @@ mod tests {
     #[test]
     fn sizes() {
         assert_eq!(std::mem::size_of::<super::Rule>(), 8);
-        assert_eq!(std::mem::size_of::<super::Group>(), 40);
+        assert_eq!(std::mem::size_of::<super::Group>(), 24);
+        assert_eq!(std::mem::size_of::<super::IndexSlot>(), 16);
         assert_eq!(std::mem::size_of::<super::AgentName>(), 16);
     }
 
@@ -367,13 +436,13 @@ mod breakdown {
                 x.groups.len() * size_of::<super::Group>(),
                 x.agents.len() * size_of::<super::AgentName>(),
                 (x.lookup.len() + x.lookup_groups.len() + x.star_groups.len()) * 4,
-                x.written.iter().map(|(_, s)| s.len() + 24).sum::<usize>(),
+                x.written().iter().map(|(_, s)| s.len() + 24).sum::<usize>(),
                 x.sitemaps.iter().map(|s| s.len() + 16).sum::<usize>(),
-                x.records
+                x.records()
                     .iter()
                     .map(crate::record::Record::heap_bytes)
                     .sum::<usize>(),
-                x.warnings
+                x.warnings()
                     .iter()
                     .map(crate::lint::Warning::heap_bytes)
                     .sum::<usize>(),

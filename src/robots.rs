@@ -211,7 +211,7 @@ impl Robots {
 
     /// The first `Host` value (a Yandex extension naming the preferred host).
     pub fn host(&self) -> Option<&str> {
-        self.parsed.host.as_deref()
+        self.parsed.host()
     }
 
     /// The groups, in file order.
@@ -222,13 +222,13 @@ impl Robots {
 
     /// Records with keys keepout does not interpret, in file order.
     pub fn records(&self) -> &[Record] {
-        &self.parsed.records
+        self.parsed.records()
     }
 
     /// Lint-style warnings, in line order: misspellings accepted, unknown
     /// keys, rules outside groups, and so on.
     pub fn warnings(&self) -> &[Warning] {
-        &self.parsed.warnings
+        self.parsed.warnings()
     }
 
     /// How this value was fetched, when it came from
@@ -265,7 +265,7 @@ impl fmt::Debug for Robots {
             .field("groups", &self.parsed.groups.len())
             .field("rules", &self.parsed.rules.len())
             .field("sitemaps", &self.parsed.sitemaps)
-            .field("warnings", &self.parsed.warnings.len())
+            .field("warnings", &self.parsed.warnings().len())
             .field("fetch", &self.fetch)
             .finish()
     }

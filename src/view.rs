@@ -57,10 +57,10 @@ impl<'a> RuleView<'a> {
         if self.rule().flags & REWRITTEN != 0
             && let Ok(i) = self
                 .parsed
-                .written
+                .written()
                 .binary_search_by_key(&self.index, |(r, _)| *r)
         {
-            return &self.parsed.written[i].1;
+            return &self.parsed.written()[i].1;
         }
         self.normalized()
     }

@@ -75,9 +75,8 @@ pub(crate) fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
 pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit> {
     let g = &parsed.groups[group as usize];
     let (start, end) = g.rules;
-    if end - start > INDEX_MIN_RULES {
-        return g
-            .index
+    if let Some(slot) = parsed.index_slot(g) {
+        return slot
             .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)))
             .best(&parsed.arena, &parsed.rules, path);
     }
@@ -161,9 +160,8 @@ impl Prepared<'_> {
 pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a> {
     for &group in groups {
         let g = &parsed.groups[group as usize];
-        if g.rules.1 - g.rules.0 > INDEX_MIN_RULES {
-            g.index
-                .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)));
+        if let Some(slot) = parsed.index_slot(g) {
+            slot.get_or_init(|| Box::new(index::Index::build(parsed, g.rules)));
         }
     }
     match *groups {
@@ -171,7 +169,7 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a>
         [group] => {
             let g = &parsed.groups[group as usize];
             let (start, end) = g.rules;
-            match g.index.get() {
+            match parsed.index_slot(g).and_then(|slot| slot.get()) {
                 Some(index) => Prepared::Indexed {
                     arena: &parsed.arena,
                     rules: &parsed.rules,

@@ -12,8 +12,8 @@ use std::fmt;
 use crate::limits::MAX_BODY_LEN;
 use crate::lint::{Warning, WarningKind};
 use crate::model::{
-    ALLOW, ANCHORED, AgentName, Group, GroupExtras, Parsed, REWRITTEN, Rule, RuleLinesBuilder,
-    WILDCARD,
+    ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Parsed, REWRITTEN, Rare,
+    Rule, RuleLinesBuilder, WILDCARD,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{Record, RequestRate, parse_crawl_delay};
@@ -436,7 +436,7 @@ impl Builder {
                 rules: (n, n),
                 agents: (a, a),
                 line,
-                index: Default::default(),
+                index: NO_INDEX,
             });
             self.rule_seen = false;
         }
@@ -595,22 +595,34 @@ impl Builder {
             .map(|a| a.group)
             .collect();
         star_groups.dedup();
+        // An index slot for each group large enough to get an index.
+        let mut slots = 0;
+        for g in &mut self.groups {
+            if g.rules.1 - g.rules.0 > crate::matcher::INDEX_MIN_RULES {
+                g.index = slots;
+                slots += 1;
+            }
+        }
+        let rare = Rare {
+            extras: self.extras.into_boxed_slice(),
+            written: self.written.into_boxed_slice(),
+            host: self.host,
+            records: self.records.into_boxed_slice(),
+            warnings: self.warnings.into_boxed_slice(),
+        };
         Parsed {
             arena: self.arena.into_boxed_slice(),
             rules: self.rules.into_boxed_slice(),
             rule_lines: self.rule_lines.finish(),
             groups: self.groups.into_boxed_slice(),
-            extras: self.extras.into_boxed_slice(),
+            indexes: (0..slots).map(|_| IndexSlot::default()).collect(),
             agents: self.agents.into_boxed_slice(),
             lookup_keys,
             lookup,
             lookup_groups,
             star_groups: star_groups.into_boxed_slice(),
-            written: self.written.into_boxed_slice(),
             sitemaps: self.sitemaps.into_boxed_slice(),
-            host: self.host,
-            records: self.records.into_boxed_slice(),
-            warnings: self.warnings.into_boxed_slice(),
+            rare: rare.boxed(),
             body_len,
         }
     }
