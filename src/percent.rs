@@ -305,8 +305,15 @@ pub(crate) fn first_lane(m: Lanes) -> usize {
 
 /// [`special_line`] over sixteen octets, in about twenty SIMD operations:
 /// the first of them that is special or ends a value, or 16.
-#[inline(always)]
+#[cfg(test)]
 fn first_special_line(v: &Lanes) -> usize {
+    first_lane(special_line_lanes(v))
+}
+
+/// [`special_line`] over sixteen octets: 0xFF in the lanes of those that
+/// are special or end a value.
+#[inline(always)]
+fn special_line_lanes(v: &Lanes) -> Lanes {
     // Controls, space and non-ASCII (negative as i8); `"` `#` `$` `%`.
     let a = lanes_or(
         lanes_where(v, |b| (b as i8) < 0x21),
@@ -330,7 +337,7 @@ fn first_special_line(v: &Lanes) -> usize {
         lanes_or(lanes_where(v, |b| b == b'*'), lanes_where(v, |b| b == b'`')),
         lanes_where(v, |b| b.wrapping_sub(b'{') < 2),
     );
-    first_lane(lanes_or(lanes_or(a, b), c))
+    lanes_or(lanes_or(a, b), c)
 }
 
 /// Where [`normalize_line_value`] stopped, and what it saw.
@@ -375,91 +382,138 @@ pub(crate) fn normalize_line_value(
         // look, append all sixteen and cut back (cheaper than a copy of
         // variable length). `out` is always the normal form of
         // `body[start..i]`. (A copy before the test, shared by both
-        // branches, stops the compiler from vectorising the test.)
-        loop {
+        // branches, stops the compiler from vectorising the test.) `hits`
+        // keeps the chunk's lanes that need a look, for the loop below;
+        // the chunk starts at `at`.
+        let (at, hits) = loop {
             let Some(chunk) = body.get(i..i + 16) else {
                 let plain = i;
                 while i < body.len() && SPECIAL_LINE[body[i] as usize] == 0 {
                     i += 1;
                 }
                 out.extend_from_slice(&body[plain..i]);
-                break;
+                // Fewer than sixteen octets are left past `i`: the loop
+                // below comes back here.
+                break (i, 0);
             };
             let chunk: &Lanes = chunk.try_into().expect("16 octets");
-            let k = first_special_line(chunk);
+            let m = special_line_lanes(chunk);
+            let k = first_lane(m);
             if k < 16 {
                 out.extend_from_slice(chunk);
                 out.truncate(out.len() - 16 + k);
+                let at = i;
                 i += k;
-                break;
+                break (at, u128::from_le_bytes(m));
             }
             out.extend_from_slice(chunk);
             i += 16;
+        };
+        // The octets that need a look in this chunk, each handled in turn
+        // without classifying the chunk again (a value with a `*`, `%` or
+        // `$` would otherwise cost a fresh chunk per operator).
+        loop {
+            match line_octet(body, i, mode, out, &mut v, base) {
+                Ok(next) => i = next,
+                Err(v) => return v,
+            }
+            let r = i - at;
+            if r >= 16 {
+                break;
+            }
+            let Some(chunk) = body.get(i..i + 16) else {
+                break;
+            };
+            // `chunk[..16 - r]` is the rest of the classified chunk.
+            let rest = hits >> (8 * r);
+            out.extend_from_slice(chunk);
+            if rest == 0 {
+                out.truncate(out.len() - r);
+                i = at + 16;
+                break;
+            }
+            let k = rest.trailing_zeros() as usize / 8;
+            out.truncate(out.len() - 16 + k);
+            i += k;
         }
-        let Some(&b) = body.get(i) else {
+    }
+}
+
+/// Handles the octet at `body[i]` that [`special_line`] marked, in
+/// [`normalize_line_value`]: the offset of the next octet to read, or the
+/// finished value when it ends here.
+#[inline(always)]
+fn line_octet(
+    body: &[u8],
+    i: usize,
+    mode: Mode,
+    out: &mut Vec<u8>,
+    v: &mut LineValue,
+    base: usize,
+) -> Result<usize, LineValue> {
+    let Some(&b) = body.get(i) else {
+        v.end = i;
+        v.stop = i;
+        return Err(*v);
+    };
+    match b {
+        b'\n' | b'\r' | b'#' | 0 => {
             v.end = i;
             v.stop = i;
-            return v;
-        };
-        match b {
-            b'\n' | b'\r' | b'#' | 0 => {
-                v.end = i;
-                v.stop = i;
-                return v;
+            Err(*v)
+        }
+        b' ' | b'\t' | b'\x0B' | b'\x0C' | b'$' => {
+            // Trailing spaces end the value; a `$` just before its end is
+            // the anchor (RFC 9309 section 2.2.3). Other spaces and `$`
+            // are data.
+            let mut j = i + 1;
+            while j < body.len() && is_space(body[j]) {
+                j += 1;
             }
-            b' ' | b'\t' | b'\x0B' | b'\x0C' | b'$' => {
-                // Trailing spaces end the value; a `$` just before its end is
-                // the anchor (RFC 9309 section 2.2.3). Other spaces and `$`
-                // are data.
-                let mut j = i + 1;
-                while j < body.len() && is_space(body[j]) {
-                    j += 1;
+            let last = body.get(j).is_none_or(|&c| ends_value(c));
+            if b != b'$' {
+                if last {
+                    v.end = i;
+                    v.stop = j;
+                    return Err(*v);
                 }
-                let last = body.get(j).is_none_or(|&c| ends_value(c));
-                if b != b'$' {
-                    if last {
-                        v.end = i;
-                        v.stop = j;
-                        return v;
-                    }
-                } else if last && mode == Mode::Pattern {
-                    out.push(b'$');
-                    v.anchored = true;
-                    i += 1;
-                    continue;
-                }
-                Replacement::Escape(b).write_to(out);
-                v.seen.rewritten = true;
-                i += 1;
+            } else if last && mode == Mode::Pattern {
+                out.push(b'$');
+                v.anchored = true;
+                return Ok(i + 1);
             }
-            b'*' if mode == Mode::Pattern => {
-                if !v.seen.star {
-                    v.seen.star = true;
-                    v.first_star = out.len() - base;
-                }
-                out.push(b'*');
-                i += 1;
+            Replacement::Escape(b).write_to(out);
+            v.seen.rewritten = true;
+            Ok(i + 1)
+        }
+        b'*' if mode == Mode::Pattern => {
+            if !v.seen.star {
+                v.seen.star = true;
+                v.first_star = out.len() - base;
             }
-            _ => {
-                // `%` looks at the next two octets; past the value's end they
-                // are a space, CR, LF, `#` or NUL, none a hex digit, so this
-                // reads as `step` would on the value alone. Any other octet
-                // here is encoded.
-                match step_last(body, i, mode, false) {
-                    None => {
-                        out.extend_from_slice(&body[i..i + 3]);
-                        i += 3;
-                    }
-                    Some((rep, eat)) => {
-                        rep.write_to(out);
-                        v.seen.rewritten = true;
-                        i += eat;
-                    }
+            out.push(b'*');
+            Ok(i + 1)
+        }
+        _ => {
+            // `%` looks at the next two octets; past the value's end they
+            // are a space, CR, LF, `#` or NUL, none a hex digit, so this
+            // reads as `step` would on the value alone. Any other octet
+            // here is encoded.
+            match step_last(body, i, mode, false) {
+                None => {
+                    out.extend_from_slice(&body[i..i + 3]);
+                    Ok(i + 3)
+                }
+                Some((rep, eat)) => {
+                    rep.write_to(out);
+                    v.seen.rewritten = true;
+                    Ok(i + eat)
                 }
             }
         }
     }
 }
+
 /// What [`normalize_into`] saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Seen {
