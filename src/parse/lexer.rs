@@ -116,7 +116,9 @@ impl<'a> Lines<'a> {
             return false;
         }
         self.pos = next;
-        self.number = self.number.saturating_add(1);
+        // No overflow: a line is at least one octet and a body at most
+        // `MAX_BODY_LEN` (2^30).
+        self.number += 1;
         true
     }
 
@@ -176,6 +178,10 @@ impl<'a> Lines<'a> {
             }
         }
         i += 1;
+        // Nearly always one space, then the value.
+        if body.get(i) == Some(&b' ') {
+            i += 1;
+        }
         while i < body.len() && is_space(body[i]) {
             i += 1;
         }
@@ -289,6 +295,9 @@ fn known_key(body: &[u8], i: usize) -> Option<(usize, Option<bool>)> {
         return None;
     };
     match body.get(end) {
+        // Nearly always the colon; tested first, so the caller's test for
+        // it is known.
+        Some(b':') => Some((end, kind)),
         Some(&b) if KEY[b as usize] != 0 => None,
         _ => Some((end, kind)),
     }
