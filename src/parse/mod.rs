@@ -406,6 +406,10 @@ impl Builder {
                 if value.is_empty() {
                     return self.warn(line, WarningKind::EmptyValue { directive });
                 }
+                if self.sitemaps.is_empty() {
+                    // As for groups in `user_agent`.
+                    self.sitemaps.reserve(16);
+                }
                 self.sitemaps.push(text_or_escaped(value));
             }
             Directive::Host => {
@@ -429,6 +433,13 @@ impl Builder {
             );
         }
         if self.groups.is_empty() || self.rule_seen {
+            if self.groups.is_empty() {
+                // Room for a typical file's groups and agents at once,
+                // rather than growing through 4, 8, 16 (each array is
+                // shrunk to fit at the end either way).
+                self.groups.reserve(16);
+                self.agents.reserve(32);
+            }
             self.close_group();
             let n = self.rules.len() as u32;
             let a = self.agents.len() as u32;
