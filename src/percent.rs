@@ -81,6 +81,26 @@ fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
+/// For each octet: its value as a hex digit, with [`LOWER_HEX`] for `a`-`f`;
+/// [`NOT_HEX`] for the others.
+static HEX_DIGIT: [u8; 256] = {
+    let mut t = [NOT_HEX; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = match c {
+            b'0'..=b'9' => c - b'0',
+            b'A'..=b'F' => c - b'A' + 10,
+            b'a'..=b'f' => (c - b'a' + 10) | LOWER_HEX,
+            _ => NOT_HEX,
+        };
+        b += 1;
+    }
+    t
+};
+const LOWER_HEX: u8 = 0x10;
+const NOT_HEX: u8 = 0x80;
+
 fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
@@ -495,11 +515,32 @@ fn line_octet(
             out.push(b'*');
             Ok(i + 1)
         }
+        b'%' => {
+            // As `step` on the value alone: past the value's end the next
+            // two octets are a space, CR, LF, `#` or NUL, none a hex digit.
+            let digit = |at: usize| body.get(at).map_or(NOT_HEX, |&c| HEX_DIGIT[c as usize]);
+            let (hi, lo) = (digit(i + 1), digit(i + 2));
+            if (hi | lo) & NOT_HEX != 0 {
+                // A `%` that starts no escape is itself encoded.
+                Replacement::Escape(b'%').write_to(out);
+                v.seen.rewritten = true;
+                return Ok(i + 1);
+            }
+            let c = (hi & 15) << 4 | (lo & 15);
+            if is_unreserved(c) {
+                out.push(c);
+            } else if (hi | lo) & LOWER_HEX != 0 {
+                Replacement::Escape(c).write_to(out);
+            } else {
+                // `%HH` of a reserved octet, upper-case: already normal.
+                out.extend_from_slice(&body[i..i + 3]);
+                return Ok(i + 3);
+            }
+            v.seen.rewritten = true;
+            Ok(i + 3)
+        }
         _ => {
-            // `%` looks at the next two octets; past the value's end they
-            // are a space, CR, LF, `#` or NUL, none a hex digit, so this
-            // reads as `step` would on the value alone. Any other octet
-            // here is encoded.
+            // Any other octet here is encoded.
             match step_last(body, i, mode, false) {
                 None => {
                     out.extend_from_slice(&body[i..i + 3]);
@@ -719,6 +760,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
                     "a", "/", "abcdefghijklmno", "%", "%2f", "%2F", "%41", "%zz", "*", "$", "é",
+                    "%e3", "%7E", "%4a", "%G1",
                     " ", "\t", "~", "!", "\"", "{", "|", "}", "<", ">", "^", "`", "\\", "\u{7f}",
                 ][..]),
                 0..40,
