@@ -153,7 +153,7 @@ impl<'a> Lines<'a> {
             _ => {}
         }
         // The key: letters, digits, `-`, `_`; then spaces and a colon. The
-        // three keys nearly every line has are recognised whole.
+        // four keys nearly every line has are recognised whole.
         let (mut i, kind) = match known_key(body, start) {
             Some(known) => known,
             None => {
@@ -274,7 +274,7 @@ fn line_end(body: &[u8], from: usize) -> usize {
     memchr3(b'\n', b'\r', 0, &body[from..]).map_or(body.len(), |j| from + j)
 }
 
-/// The end of `Disallow`, `Allow` or `User-agent` (in any case) at
+/// The end of `Disallow`, `Allow`, `User-agent` or `Sitemap` (in any case) at
 /// `body[i..]` when one is there and no other key octet follows, with what
 /// [`rule_key`] says of it. Or-ing 0x20 lower-cases a letter and makes no
 /// other octet a letter (it is not applied to the `-`).
@@ -291,6 +291,9 @@ fn known_key(body: &[u8], i: usize) -> Option<(usize, Option<bool>)> {
             .is_some_and(|nt| nt.eq_ignore_ascii_case(b"nt"))
     {
         (i + 10, None)
+    } else if word & 0xFF_FFFF_FFFF_FFFF | 0x20_2020_2020_2020 == u64::from_le_bytes(*b"sitemap\0")
+    {
+        (i + 7, None)
     } else {
         return None;
     };
