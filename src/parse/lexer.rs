@@ -85,6 +85,43 @@ impl<'a> Lines<'a> {
         self.number = self.number.saturating_add(1);
     }
 
+    /// Moves past the line that starts at `start` and whose value stopped
+    /// at `stop` (a CR, LF, `#` or NUL, or the body's end), reading the
+    /// stop octet once: false, consuming nothing, when the line holds a NUL
+    /// or is longer than `MAX_LINE_LEN` (the general path reads those).
+    #[inline(always)]
+    fn finish_value_line(&mut self, start: usize, stop: usize) -> bool {
+        let body = self.body;
+        let (end, next) = match body.get(stop) {
+            Some(b'\n') => (stop, stop + 1),
+            Some(b'\r') => (
+                stop,
+                stop + 1 + (body.get(stop + 1) == Some(&b'\n')) as usize,
+            ),
+            Some(b'#') => {
+                let end = line_end(body, stop);
+                match body.get(end) {
+                    Some(0) => return false,
+                    Some(&b) => (
+                        end,
+                        end + 1 + (b == b'\r' && body.get(end + 1) == Some(&b'\n')) as usize,
+                    ),
+                    None => (end, end + 1),
+                }
+            }
+            Some(_) => return false, // NUL
+            None => (stop, stop + 1),
+        };
+        if end - start > MAX_LINE_LEN {
+            return false;
+        }
+        self.pos = next;
+        // No overflow: a line is at least one octet and a body at most
+        // `MAX_BODY_LEN` (2^30).
+        self.number += 1;
+        true
+    }
+
     /// The parser's fast path for the lines most of a robots.txt is made of,
     /// each read in one pass: blank lines, comment lines, and `key: value`
     /// lines whose key starts the line. The value of an `Allow`/`Disallow`
@@ -116,47 +153,48 @@ impl<'a> Lines<'a> {
             _ => {}
         }
         // The key: letters, digits, `-`, `_`; then spaces and a colon. The
-        // three keys nearly every line has are recognised whole.
-        let mut i = match known_key(body, start) {
-            Some(end) => end,
+        // four keys nearly every line has are recognised whole.
+        let (mut i, kind) = match known_key(body, start) {
+            Some(known) => known,
             None => {
                 let mut i = start;
                 while i < body.len() && KEY[body[i] as usize] != 0 {
                     i += 1;
                 }
-                i
+                (i, rule_key(&body[start..i]))
             }
         };
         let key = (start, i);
         if key.1 == key.0 {
             return Fast::No;
         }
-        while i < body.len() && is_space(body[i]) {
-            i += 1;
-        }
+        // Nearly always the colon follows the key at once.
         if body.get(i) != Some(&b':') {
-            return Fast::No;
+            while i < body.len() && is_space(body[i]) {
+                i += 1;
+            }
+            if body.get(i) != Some(&b':') {
+                return Fast::No;
+            }
         }
         i += 1;
+        // Nearly always one space, then the value.
+        if body.get(i) == Some(&b' ') {
+            i += 1;
+        }
         while i < body.len() && is_space(body[i]) {
             i += 1;
         }
         let value = i;
         if let Some(mode) = rule_mode
-            && let Some(allow) = rule_key(&body[key.0..key.1])
+            && let Some(allow) = kind
         {
             let mark = arena.len();
             let v = percent::normalize_line_value(body, value, mode, arena);
-            let end = if body.get(v.stop) == Some(&b'#') {
-                line_end(body, v.stop)
-            } else {
-                v.stop
-            };
-            if body.get(end) == Some(&0) || end - start > MAX_LINE_LEN {
+            if !self.finish_value_line(start, v.stop) {
                 arena.truncate(mark);
                 return Fast::No;
             }
-            self.finish_line(end);
             return Fast::Rule {
                 number: self.number,
                 allow,
@@ -168,18 +206,13 @@ impl<'a> Lines<'a> {
             };
         }
         let stop = scan_to(&VALUE_STOP, body, value);
-        let end = match body.get(stop) {
-            Some(b'#') => line_end(body, stop),
-            _ => stop,
-        };
-        if body.get(end) == Some(&0) || end - start > MAX_LINE_LEN {
+        if !self.finish_value_line(start, stop) {
             return Fast::No;
         }
         let mut value_end = stop;
         while value_end > value && is_space(body[value_end - 1]) {
             value_end -= 1;
         }
-        self.finish_line(end);
         Fast::Record {
             number: self.number,
             key,
@@ -241,29 +274,35 @@ fn line_end(body: &[u8], from: usize) -> usize {
     memchr3(b'\n', b'\r', 0, &body[from..]).map_or(body.len(), |j| from + j)
 }
 
-/// The end of `Disallow`, `Allow` or `User-agent` (in any case) at
-/// `body[i..]` when one is there and no other key octet follows. Or-ing 0x20
-/// lower-cases a letter and makes no other octet a letter (it is not applied
-/// to the `-`).
+/// The end of `Disallow`, `Allow`, `User-agent` or `Sitemap` (in any case) at
+/// `body[i..]` when one is there and no other key octet follows, with what
+/// [`rule_key`] says of it. Or-ing 0x20 lower-cases a letter and makes no
+/// other octet a letter (it is not applied to the `-`).
 #[inline]
-fn known_key(body: &[u8], i: usize) -> Option<usize> {
+fn known_key(body: &[u8], i: usize) -> Option<(usize, Option<bool>)> {
     let word = u64::from_le_bytes(body.get(i..i + 8)?.try_into().ok()?);
-    let end = if word | 0x2020_2020_2020_2020 == u64::from_le_bytes(*b"disallow") {
-        i + 8
+    let (end, kind) = if word | 0x2020_2020_2020_2020 == u64::from_le_bytes(*b"disallow") {
+        (i + 8, Some(false))
     } else if word & 0xFF_FFFF_FFFF | 0x20_2020_2020 == u64::from_le_bytes(*b"allow\0\0\0") {
-        i + 5
+        (i + 5, Some(true))
     } else if word | 0x2020_2000_2020_2020 == u64::from_le_bytes(*b"user-age")
         && body
             .get(i + 8..i + 10)
             .is_some_and(|nt| nt.eq_ignore_ascii_case(b"nt"))
     {
-        i + 10
+        (i + 10, None)
+    } else if word & 0xFF_FFFF_FFFF_FFFF | 0x20_2020_2020_2020 == u64::from_le_bytes(*b"sitemap\0")
+    {
+        (i + 7, None)
     } else {
         return None;
     };
     match body.get(end) {
+        // Nearly always the colon; tested first, so the caller's test for
+        // it is known.
+        Some(b':') => Some((end, kind)),
         Some(&b) if KEY[b as usize] != 0 => None,
-        _ => Some(end),
+        _ => Some((end, kind)),
     }
 }
 

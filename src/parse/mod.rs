@@ -124,10 +124,18 @@ fn classify_rare(key: &[u8]) -> Option<(Directive, bool)> {
 /// (RFC 9309 section 2.2.1; digits are accepted too, as real crawler names
 /// such as `MJ12bot` and `360Spider` carry them).
 pub(crate) fn product_token(s: &[u8]) -> &[u8] {
-    let end = s
-        .iter()
-        .position(|&b| TOKEN[b as usize] == 0)
-        .unwrap_or(s.len());
+    // Four octets a step while all four are token octets (one test for
+    // four lookups), then one at a time.
+    let mut end = 0;
+    while let Some(&[a, b, c, d]) = s.get(end..end + 4) {
+        if TOKEN[a as usize] & TOKEN[b as usize] & TOKEN[c as usize] & TOKEN[d as usize] == 0 {
+            break;
+        }
+        end += 4;
+    }
+    while end < s.len() && TOKEN[s[end] as usize] != 0 {
+        end += 1;
+    }
     &s[..end]
 }
 
@@ -406,6 +414,10 @@ impl Builder {
                 if value.is_empty() {
                     return self.warn(line, WarningKind::EmptyValue { directive });
                 }
+                if self.sitemaps.is_empty() {
+                    // As for groups in `user_agent`.
+                    self.sitemaps.reserve(16);
+                }
                 self.sitemaps.push(text_or_escaped(value));
             }
             Directive::Host => {
@@ -429,6 +441,13 @@ impl Builder {
             );
         }
         if self.groups.is_empty() || self.rule_seen {
+            if self.groups.is_empty() {
+                // Room for a typical file's groups and agents at once,
+                // rather than growing through 4, 8, 16 (each array is
+                // shrunk to fit at the end either way).
+                self.groups.reserve(16);
+                self.agents.reserve(32);
+            }
             self.close_group();
             let n = self.rules.len() as u32;
             let a = self.agents.len() as u32;
@@ -569,7 +588,11 @@ impl Builder {
             let key = token_key_at(&self.arena, a.start as usize, a.token_len as usize);
             keyed.push((key as u128) << 64 | (a.group as u128) << 32 | i as u128);
         }
-        keyed.sort_unstable();
+        // Agents come in index order, and groups never decrease with the
+        // index: a stable sort by the token key alone gives the order of
+        // the whole key, with cheaper compares (and runs of one group's
+        // agents are often already in order).
+        keyed.sort_by_key(|&k| (k >> 64) as u64);
         if long {
             // Runs of one key: by the whole token first.
             for run in keyed.chunk_by_mut(|x, y| x >> 64 == y >> 64) {
