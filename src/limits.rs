@@ -13,7 +13,7 @@
 //! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning |
 //! | a NUL octet in a line | | the rest of the line is ignored; a [`WarningKind::NulByte`](crate::WarningKind::NulByte) warning |
 //! | rules, groups, user-agents, sitemaps per file | none | memory and parse time grow linearly with the body: at most about 3 octets of patterns per body octet, plus 12 octets per rule |
-//! | parse time | one pass, O(1) work per line plus O(n) per octet | no backtracking, regex or sort while parsing |
+//! | parse time | one pass, O(1) work per line plus O(n) per octet, then one sort of the named user-agents (O(a log a)) | no backtracking or regex while parsing |
 //!
 //! # Matching ([`Robots::is_allowed`](crate::Robots::is_allowed), [`Robots::explain`](crate::Robots::explain))
 //!

@@ -2,8 +2,9 @@
 //! (RFC 9309 section 2.1 and 2.2).
 //!
 //! The parser makes one pass over the body and does O(1) work per line plus
-//! O(n) per value octet: no backtracking, no regex, no sorting. It never
-//! fails: what it cannot read it skips, with a [`Warning`].
+//! O(n) per value octet, with no backtracking and no regex; at the end it
+//! sorts the named user-agents for lookup. It never fails: what it cannot
+//! read it skips, with a [`Warning`].
 
 mod lexer;
 
