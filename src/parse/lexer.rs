@@ -5,6 +5,9 @@ use memchr::{memchr, memchr2, memchr3};
 
 use crate::limits::MAX_LINE_LEN;
 use crate::percent::{self, Lanes, Mode, Seen, first_lane, lanes_or, lanes_where};
+// The octets of a key the fast path reads are those of a product token:
+// letters, digits, `-`, `_`.
+use super::TOKEN as KEY;
 
 /// A line, with comment and surrounding whitespace removed.
 pub(crate) struct Line<'a> {
@@ -220,18 +223,6 @@ impl<'a> Lines<'a> {
         }
     }
 }
-
-/// 1 for the octets of a key the fast path reads: letters, digits, `-`, `_`.
-static KEY: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = (c.is_ascii_alphanumeric() || c == b'-' || c == b'_') as u8;
-        b += 1;
-    }
-    t
-};
 
 /// 1 for the octets that end a value: CR, LF, `#` and NUL.
 static VALUE_STOP: [u8; 256] = {
