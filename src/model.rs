@@ -1,7 +1,7 @@
 //! The compact form a robots.txt is parsed into.
 //!
 //! Everything lives in a handful of flat arrays: one byte arena holding every
-//! normalised pattern and user-agent value, an 8-byte [`Rule`] per
+//! normalised pattern, user-agent value and sitemap URL, an 8-byte [`Rule`] per
 //! allow/disallow line in file order, and one [`Group`] per group. A group's
 //! rules are a contiguous range of the rule array, because groups are
 //! contiguous in the file. Nothing points into the input, so the body can be
@@ -285,7 +285,8 @@ pub(crate) struct Parsed {
     pub lookup_groups: Box<[u32]>,
     /// Groups with a `*` user-agent, in file order.
     pub star_groups: Box<[u32]>,
-    pub sitemaps: Box<[Box<str>]>,
+    /// Where each sitemap URL is in the arena (as text: UTF-8, or escaped).
+    pub sitemaps: Box<[(u32, u32)]>,
     /// Extras, patterns as written, host, records, warnings: `None` when
     /// there are none.
     pub rare: Option<Box<Rare>>,
@@ -328,6 +329,14 @@ impl Parsed {
         self.indexes.get(group.index as usize).map(|slot| &slot.0)
     }
 
+    /// The sitemap URLs, in file order.
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone {
+        // Stored as text (see `parse::push_text_or_escaped`).
+        self.sitemaps.iter().map(|&(start, end)| {
+            std::str::from_utf8(&self.arena[start as usize..end as usize]).unwrap_or_default()
+        })
+    }
+
     pub fn agent_value(&self, a: &AgentName) -> &str {
         let b = &self.arena[a.start as usize..a.start as usize + a.len as usize];
         // Agent values are stored as UTF-8 (see parse::Builder::push_agent).
@@ -342,11 +351,6 @@ impl Parsed {
     /// that holds it (not counting lazily built indexes).
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        let strs = |s: &[Box<str>]| {
-            s.iter()
-                .map(|x| x.len() + size_of::<Box<str>>())
-                .sum::<usize>()
-        };
         // The `Arc` allocation holding this struct: two counts and itself.
         2 * size_of::<usize>()
             + size_of::<Parsed>()
@@ -365,7 +369,7 @@ impl Parsed {
                 .iter()
                 .map(|(_, s)| s.len() + 24)
                 .sum::<usize>()
-            + strs(&self.sitemaps)
+            + self.sitemaps.len() * size_of::<(u32, u32)>()
             + self.host().map_or(0, str::len)
             + self.records().iter().map(Record::heap_bytes).sum::<usize>()
             + self
@@ -437,7 +441,7 @@ mod breakdown {
                 x.agents.len() * size_of::<super::AgentName>(),
                 (x.lookup.len() + x.lookup_groups.len() + x.star_groups.len()) * 4,
                 x.written().iter().map(|(_, s)| s.len() + 24).sum::<usize>(),
-                x.sitemaps.iter().map(|s| s.len() + 16).sum::<usize>(),
+                x.sitemaps.len() * 8,
                 x.records()
                     .iter()
                     .map(crate::record::Record::heap_bytes)

@@ -206,7 +206,7 @@ impl Robots {
     /// assert_eq!(sitemaps, ["https://example.com/a.xml", "https://example.com/b.xml"]);
     /// ```
     pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone {
-        self.parsed.sitemaps.iter().map(|s| &**s)
+        self.parsed.sitemaps()
     }
 
     /// The first `Host` value (a Yandex extension naming the preferred host).
@@ -264,7 +264,7 @@ impl fmt::Debug for Robots {
             .field("access", &self.access)
             .field("groups", &self.parsed.groups.len())
             .field("rules", &self.parsed.rules.len())
-            .field("sitemaps", &self.parsed.sitemaps)
+            .field("sitemaps", &self.parsed.sitemaps().collect::<Vec<_>>())
             .field("warnings", &self.parsed.warnings().len())
             .field("fetch", &self.fetch)
             .finish()

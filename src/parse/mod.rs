@@ -221,7 +221,7 @@ struct Builder {
     extras: Vec<GroupExtras>,
     agents: Vec<AgentName>,
     written: Vec<(u32, Box<str>)>,
-    sitemaps: Vec<Box<str>>,
+    sitemaps: Vec<(u32, u32)>,
     host: Option<Box<str>>,
     records: Vec<Record>,
     warnings: Vec<Warning>,
@@ -419,7 +419,10 @@ impl Builder {
                     // As for groups in `user_agent`.
                     self.sitemaps.reserve(16);
                 }
-                self.sitemaps.push(text_or_escaped(value));
+                // Kept in the arena, as text.
+                let start = self.arena.len() as u32;
+                push_text_or_escaped(&mut self.arena, value);
+                self.sitemaps.push((start, self.arena.len() as u32));
             }
             Directive::Host => {
                 if value.is_empty() {
@@ -676,18 +679,25 @@ fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
 /// A value as text: as written when it is UTF-8, otherwise with every octet
 /// that is not ASCII percent-encoded (nothing is dropped).
 fn text_or_escaped(value: &[u8]) -> Box<str> {
-    match std::str::from_utf8(value) {
-        Ok(s) => s.into(),
-        Err(_) => {
-            let mut s = String::with_capacity(value.len() * 2);
-            for &b in value {
-                if b.is_ascii() {
-                    s.push(b as char);
-                } else {
-                    s.push_str(&format!("%{b:02X}"));
-                }
-            }
-            s.into()
+    let mut out = Vec::with_capacity(value.len());
+    push_text_or_escaped(&mut out, value);
+    // Always UTF-8 (see below): the lossy conversion copies nothing else.
+    String::from_utf8_lossy(&out).into()
+}
+
+/// Appends [`text_or_escaped`] of `value` to `out`, which stays UTF-8 if it
+/// was.
+fn push_text_or_escaped(out: &mut Vec<u8>, value: &[u8]) {
+    if value.is_ascii() || std::str::from_utf8(value).is_ok() {
+        out.extend_from_slice(value);
+        return;
+    }
+    for &b in value {
+        if b.is_ascii() {
+            out.push(b);
+        } else {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
         }
     }
 }
@@ -879,5 +889,13 @@ mod tests {
     fn non_utf8_values_are_escaped_not_dropped() {
         assert_eq!(&*text_or_escaped(b"http://x/caf\xe9"), "http://x/caf%E9");
         assert_eq!(&*text_or_escaped("http://x/ü".as_bytes()), "http://x/ü");
+        // Sitemaps live in the arena beside patterns and agent values.
+        let body: &[u8] =
+            b"User-agent: x\nSitemap: http://x/caf\xe9\nDisallow: /a\nsitemap: http://y/\n";
+        let robots = ParseOptions::new().parse(body);
+        let sitemaps: Vec<&str> = robots.sitemaps().collect();
+        assert_eq!(sitemaps, ["http://x/caf%E9", "http://y/"]);
+        assert_eq!(robots.sitemaps().next_back(), Some("http://y/"));
+        assert!(!robots.is_allowed("x", "/a"));
     }
 }
