@@ -258,31 +258,30 @@ impl Robots {
         for group in self.groups() {
             let parsed = group.parsed;
             let (start, end) = parsed.groups[group.index()].rules;
-            // Match key -> the winning rule so far.
-            let mut winners: HashMap<(Box<[u8]>, bool), Hit> = HashMap::new();
+            // Match key -> the index of the winning rule so far.
+            let mut winners: HashMap<(Box<[u8]>, bool), u32> = HashMap::new();
             let hit = |index: u32| {
                 let r = &parsed.rules[index as usize];
                 Hit {
                     len: r.len,
                     allow: r.allow(),
-                    rule: index,
+                    at: r.start,
                 }
             };
             for index in start..end {
                 let key = match_key(&parsed.rules[index as usize], &parsed.arena);
-                let h = hit(index);
                 winners
                     .entry(key)
                     .and_modify(|w| {
-                        if h.beats(w) {
-                            *w = h;
+                        if hit(index).beats(&hit(*w)) {
+                            *w = index;
                         }
                     })
-                    .or_insert(h);
+                    .or_insert(index);
             }
             for index in start..end {
                 let key = match_key(&parsed.rules[index as usize], &parsed.arena);
-                let winner = winners[&key].rule;
+                let winner = winners[&key];
                 if winner != index {
                     out.push(Shadowed {
                         rule: RuleView { parsed, index },

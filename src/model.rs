@@ -285,6 +285,12 @@ pub(crate) struct Parsed {
     pub lookup_groups: Box<[u32]>,
     /// Groups with a `*` user-agent, in file order.
     pub star_groups: Box<[u32]>,
+    /// When there are several `*` groups with more than
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules between
+    /// them, the slot in `indexes` of one prefix index over all their
+    /// rules (the merged group of RFC 9309 section 2.2.1, which crawlers
+    /// without a group of their own all read); else [`NO_INDEX`].
+    pub star_index: u32,
     /// Where each sitemap URL is in the arena (as text: UTF-8, or escaped).
     pub sitemaps: Box<[(u32, u32)]>,
     /// Extras, patterns as written, host, records, warnings: `None` when
@@ -327,6 +333,19 @@ impl Parsed {
     #[inline]
     pub fn index_slot(&self, group: &Group) -> Option<&OnceLock<Box<Index>>> {
         self.indexes.get(group.index as usize).map(|slot| &slot.0)
+    }
+
+    /// The slot of the prefix index over the rules of all of `groups`,
+    /// when `groups` are the several `*` groups and have one (see
+    /// [`star_index`](Parsed::star_index)).
+    #[inline]
+    pub fn merged_slot(&self, groups: &[u32]) -> Option<&OnceLock<Box<Index>>> {
+        if !std::ptr::eq(groups, &*self.star_groups) {
+            return None;
+        }
+        self.indexes
+            .get(self.star_index as usize)
+            .map(|slot| &slot.0)
     }
 
     /// The sitemap URLs, in file order.

@@ -155,7 +155,7 @@ impl Robots {
                 Some(hit) => {
                     d.allowed = hit.allow;
                     d.cause = Cause::Rule;
-                    d.rule = Some(hit.rule);
+                    d.rule = Some(matcher::rule_index(&self.parsed, hit.at));
                 }
                 None if groups.is_empty() => d.cause = Cause::NoGroup,
                 None => d.cause = Cause::NoMatchingRule,

@@ -38,7 +38,7 @@
 //! a check reads of its rule, so the search's probes bring in what the
 //! chain walk then needs.
 
-use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};
+use crate::model::{ANCHORED, Parsed, WILDCARD};
 
 use super::{Hit, wildcard};
 
@@ -54,8 +54,9 @@ const NONE: u32 = u32::MAX;
 struct Entry {
     /// The first eight octets of the literal prefix, big-endian ([`key8`]).
     key: u64,
-    /// The rule's index in `Parsed::rules`.
-    rule: u32,
+    /// The pattern's offset in `Parsed::arena` (its [`Hit::at`]): a prefix
+    /// longer than the key is read from there, with no stop at the rule.
+    at: u32,
     /// Position of the nearest earlier entry whose prefix is a prefix of
     /// this entry's prefix, or `NONE`.
     parent: u32,
@@ -77,15 +78,17 @@ struct Entry {
 struct Wild {
     /// [`key8`] of the literal prefix.
     key: u64,
-    /// The rule's index in `Parsed::rules`.
-    rule: u32,
-    /// The pattern's offset in `Parsed::arena` (read from here, a try goes
-    /// to the arena without a stop at the rule).
-    start: u32,
+    /// The pattern's offset in `Parsed::arena` (its [`Hit::at`]; read from
+    /// here, a try goes to the arena without a stop at the rule).
+    at: u32,
     /// The pattern's length.
     len: u16,
     /// The anchor (see [`anchors`]).
     anchor: u16,
+    /// Three more of the pairs the rule requires (the rarest after the
+    /// anchor; the anchor again when it requires fewer): a try is cut short
+    /// unless the path holds them too, a test far cheaper than a match.
+    more: [u16; 3],
     /// The literal prefix's length, capped at 8 (the part `key` checks; the
     /// matcher checks the rest).
     prefix: u8,
@@ -99,6 +102,11 @@ pub(crate) struct Index {
     /// disallow before allow, later rules first, so the walk backwards meets
     /// the strongest rule of a prefix first).
     entries: Box<[Entry]>,
+    /// With at least [`STARTS_MIN_ENTRIES`] entries, where the prefixes
+    /// `/` + octet `c` start in `entries`, for each ASCII `c` (then where
+    /// those of `/` + a non-ASCII octet start); else empty. See
+    /// [`Prefixes`].
+    starts: Box<[u32]>,
     /// Wildcard rules, by anchor, ascending (those without one last).
     wild: Box<[Wild]>,
     /// The set of the anchors, as 1024 bits (empty without wildcard rules).
@@ -109,6 +117,9 @@ pub(crate) struct Index {
     /// Where the rules of the anchor of each rank start in `wild`, and, last,
     /// where the rules without an anchor start.
     runs: Box<[u32]>,
+    /// Where the rules without an anchor start in `wild` (the last of
+    /// `runs`, kept here to spare a check the look there).
+    plain: u32,
     /// The longest wildcard rule: a path whose best prefix rule is longer
     /// needs no look at them.
     wild_max_len: u16,
@@ -149,22 +160,24 @@ fn required_pairs(pattern: &[u8], prefix_len: usize, out: &mut Vec<u16>) {
 /// `pairs[ends[i - 1]..ends[i]]`: for each, of the pairs it requires, the
 /// one fewest of the group's wildcard rules require (so that rules sharing
 /// a common piece, such as `/*/medialibrary/...`, spread over their
-/// distinctive pairs); `NO_ANCHOR` for a rule that requires none.
-fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<u16> {
+/// distinctive pairs), then the three next rarest (see [`Wild::more`]);
+/// `NO_ANCHOR` for a rule that requires none.
+fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<(u16, [u16; 3])> {
     let mut count = vec![0u32; 1024];
     for &p in pairs {
         count[p as usize] += 1;
     }
     let mut from = 0;
+    let mut mine = Vec::new();
     ends.iter()
         .map(|&end| {
-            let anchor = pairs[from..end]
-                .iter()
-                .copied()
-                .min_by_key(|&p| count[p as usize])
-                .unwrap_or(NO_ANCHOR);
+            mine.clear();
+            mine.extend_from_slice(&pairs[from..end]);
             from = end;
-            anchor
+            mine.sort_by_key(|&p| (count[p as usize], p));
+            let anchor = mine.first().copied().unwrap_or(NO_ANCHOR);
+            let more = |i: usize| mine.get(i).copied().unwrap_or(anchor);
+            (anchor, [more(1), more(2), more(3)])
         })
         .collect()
 }
@@ -191,11 +204,29 @@ pub(crate) fn key8(s: &[u8]) -> u64 {
 }
 
 impl Index {
+    /// The index of one group, whose rules are `rules.0..rules.1`.
     pub(crate) fn build(parsed: &Parsed, rules: (u32, u32)) -> Index {
+        Index::over(parsed, rules.0..rules.1)
+    }
+
+    /// The index of several groups merged (RFC 9309 section 2.2.1): it
+    /// answers what the best of their bests would.
+    pub(crate) fn merged(parsed: &Parsed, groups: &[u32]) -> Index {
+        Index::over(
+            parsed,
+            groups.iter().flat_map(|&g| {
+                let (start, end) = parsed.groups[g as usize].rules;
+                start..end
+            }),
+        )
+    }
+
+    /// The index of the rules numbered `rules`.
+    fn over(parsed: &Parsed, rules: impl Iterator<Item = u32>) -> Index {
         let arena = &parsed.arena;
         let rule = |i: u32| &parsed.rules[i as usize];
-        let (wild, prefixed): (Vec<u32>, Vec<u32>) = (rules.0..rules.1)
-            .partition(|&i| is_wild(rule(i).pattern(arena), rule(i).prefix_len(arena)));
+        let (wild, prefixed): (Vec<u32>, Vec<u32>) =
+            rules.partition(|&i| is_wild(rule(i).pattern(arena), rule(i).prefix_len(arena)));
         // Sorted by prefix (the key decides most comparisons without
         // reading the arena), then as the walk backwards wants to meet them.
         // (A 16-octet key decides nearly every comparison; files list their
@@ -234,7 +265,7 @@ impl Index {
             let r = rule(i);
             entries.push(Entry {
                 key: (key >> 64) as u64,
-                rule: i,
+                at: r.start,
                 parent: up.map_or(NONE, |u| u as u32),
                 len: r.len,
                 chain_max: r.len.max(up.map_or(0, |u| entries[u].chain_max)),
@@ -259,20 +290,20 @@ impl Index {
         let mut wild: Vec<Wild> = anchors(&pairs, &ends)
             .into_iter()
             .zip(wild)
-            .map(|(anchor, i)| {
+            .map(|((anchor, more), i)| {
                 let r = rule(i);
                 Wild {
                     key: key8(r.literal_prefix(arena)),
-                    rule: i,
-                    start: r.start,
+                    at: r.start,
                     len: r.len,
                     anchor,
+                    more,
                     prefix: r.prefix_len(arena).min(8) as u8,
                     allow: r.allow(),
                 }
             })
             .collect();
-        wild.sort_unstable_by_key(|w| (w.anchor, w.rule));
+        wild.sort_unstable_by_key(|w| (w.anchor, w.at));
         let mut anchors = vec![0u64; if wild.is_empty() { 0 } else { 16 }];
         let mut runs = Vec::new();
         for (i, w) in wild.iter().enumerate() {
@@ -291,20 +322,39 @@ impl Index {
             ranks[k] = ranks[k - 1] + anchors[k - 1].count_ones() as u16;
         }
         Index {
+            starts: starts(&entries).into(),
             entries: entries.into(),
             wild_max_len: wild.iter().map(|w| w.len).max().unwrap_or(0),
             wild: wild.into(),
             anchors: anchors.into(),
             ranks,
+            plain: runs.last().copied().unwrap_or(0),
             runs: runs.into(),
         }
     }
 
     /// The best rule of the indexed group matching `path`.
     #[inline]
-    pub(crate) fn best(&self, arena: &[u8], rules: &[Rule], path: &[u8]) -> Option<Hit> {
+    pub(crate) fn best(&self, arena: &[u8], path: &[u8]) -> Option<Hit> {
+        self.best_in(self.prefixes(), arena, path)
+    }
+
+    /// The sorted prefix rules, for a caller that keeps them at hand
+    /// ([`best_in`](Index::best_in)).
+    pub(crate) fn prefixes(&self) -> Prefixes<'_> {
+        Prefixes {
+            entries: &self.entries,
+            starts: &self.starts,
+        }
+    }
+
+    /// [`best`](Index::best), with `prefixes` the index's own
+    /// ([`prefixes`](Index::prefixes)) as the caller keeps them: the search
+    /// then starts without waiting for this struct to be read.
+    #[inline]
+    pub(crate) fn best_in(&self, prefixes: Prefixes<'_>, arena: &[u8], path: &[u8]) -> Option<Hit> {
         let path_key = key8(path);
-        let best = self.best_prefixed(arena, rules, path, path_key);
+        let best = best_prefixed(prefixes, arena, path, path_key);
         // No wildcard rule can beat a prefix rule longer than all of them.
         if self.wild.is_empty() || best.is_some_and(|b| b.len > self.wild_max_len) {
             best
@@ -312,70 +362,105 @@ impl Index {
             self.best_wild(arena, path, path_key, best)
         }
     }
+}
 
-    /// The best prefix rule for `path`.
-    #[inline]
-    fn best_prefixed(
-        &self,
-        arena: &[u8],
-        rules: &[Rule],
-        path: &[u8],
-        path_key: u64,
-    ) -> Option<Hit> {
-        let entries = &self.entries[..];
-        // The prefix of the entry beyond its key (it has more than 8 octets).
-        let long_prefix = |e: &Entry| {
-            let start = rules[e.rule as usize].start as usize;
-            &arena[start..start + e.prefix as usize]
-        };
-        // Does the prefix of the entry at `pos` sort at or before `path`?
-        let at_or_before = |pos: usize| {
-            let e = &entries[pos];
-            if e.key != path_key {
-                e.key < path_key
-            } else {
-                e.prefix <= 8 || long_prefix(e) <= path
-            }
-        };
-        let end = partition_point(entries.len(), at_or_before);
-        if end == 0 {
+/// Indexes with fewer prefix rules than this search them all: the table of
+/// [`Prefixes::starts`] would cost more than it saves.
+const STARTS_MIN_ENTRIES: usize = 32;
+
+/// An index's sorted prefix rules, and where those of each second octet
+/// start.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Prefixes<'a> {
+    entries: &'a [Entry],
+    /// Empty, or 129 positions: `starts[c]` is the number of entries whose
+    /// key is below that of `/` followed by the octet `c` (for `c` up to
+    /// 128). Keys are in prefix order, so for a path `/c...` with `c`
+    /// ASCII the search can be cut to `starts[c]..starts[c + 1]`: every
+    /// entry before sorts before the path, every entry after sorts after it.
+    /// A path is searched in a handful of entries rather than all of them,
+    /// and a check of a large group takes about half the probes (each a
+    /// likely cache miss) it did.
+    starts: &'a [u32],
+}
+
+/// [`Prefixes::starts`] for sorted `entries`.
+fn starts(entries: &[Entry]) -> Vec<u32> {
+    if entries.len() < STARTS_MIN_ENTRIES {
+        return Vec::new();
+    }
+    (0..=128u64)
+        .map(|c| {
+            let key = (b'/' as u64) << 56 | c << 48;
+            entries.partition_point(|e| e.key < key) as u32
+        })
+        .collect()
+}
+
+/// The best of the sorted prefix rules for `path`.
+#[inline]
+fn best_prefixed(prefixes: Prefixes<'_>, arena: &[u8], path: &[u8], path_key: u64) -> Option<Hit> {
+    let entries = prefixes.entries;
+    // The prefix of the entry beyond its key (it has more than 8 octets).
+    let long_prefix = |e: &Entry| &arena[e.at as usize..][..e.prefix as usize];
+    // Does the prefix of the entry at `pos` sort at or before `path`?
+    let at_or_before = |pos: usize| {
+        let e = &entries[pos];
+        if e.key != path_key {
+            e.key < path_key
+        } else {
+            e.prefix <= 8 || long_prefix(e) <= path
+        }
+    };
+    // Where the prefixes of the path's first two octets lie (any key is
+    // below the path's, or above, outside them).
+    let (lo, hi) = match (path_key >> 48) as usize {
+        k if k >> 8 == b'/' as usize && k & 0xFF < 128 && !prefixes.starts.is_empty() => (
+            prefixes.starts[k & 0xFF] as usize,
+            prefixes.starts[(k & 0xFF) + 1] as usize,
+        ),
+        _ => (0, entries.len()),
+    };
+    let end = lo + partition_point(hi - lo, |i| at_or_before(lo + i));
+    if end == 0 {
+        return None;
+    }
+    // Is the prefix of `e` a prefix of `path`?
+    let is_prefix = |e: &Entry| {
+        let n = e.prefix as usize;
+        e.key == path_key & MASKS[n.min(8)]
+            && (n <= 8 || path.get(8..n) == Some(&long_prefix(e)[8..]))
+    };
+    let mut pos = end as u32 - 1;
+    while !is_prefix(&entries[pos as usize]) {
+        pos = entries[pos as usize].parent;
+        if pos == NONE {
             return None;
         }
-        // Is the prefix of `e` a prefix of `path`?
-        let is_prefix = |e: &Entry| {
-            let n = e.prefix as usize;
-            e.key == path_key & MASKS[n.min(8)]
-                && (n <= 8 || path.get(8..n) == Some(&long_prefix(e)[8..]))
-        };
-        let mut pos = end as u32 - 1;
-        while !is_prefix(&entries[pos as usize]) {
-            pos = entries[pos as usize].parent;
-            if pos == NONE {
-                return None;
-            }
-        }
-        let mut best: Option<Hit> = None;
-        while pos != NONE {
-            let e = &entries[pos as usize];
-            if best.is_some_and(|b| e.chain_max < b.len) {
-                break;
-            }
-            let hit = Hit {
-                len: e.len,
-                allow: e.allow,
-                rule: e.rule,
-            };
-            // On the chain, the prefix is a prefix of the path, which is a
-            // match unless the rule is anchored (`/a$`: the path must be
-            // exactly the prefix; `/a*$` is not anchored in that sense).
-            if best.is_none_or(|b| hit.beats(&b)) && (!e.exact || path.len() == e.prefix as usize) {
-                best = Some(hit);
-            }
-            pos = e.parent;
-        }
-        best
     }
+    let mut best: Option<Hit> = None;
+    while pos != NONE {
+        let e = &entries[pos as usize];
+        if best.is_some_and(|b| e.chain_max < b.len) {
+            break;
+        }
+        let hit = Hit {
+            len: e.len,
+            allow: e.allow,
+            at: e.at,
+        };
+        // On the chain, the prefix is a prefix of the path, which is a
+        // match unless the rule is anchored (`/a$`: the path must be
+        // exactly the prefix; `/a*$` is not anchored in that sense).
+        if best.is_none_or(|b| hit.beats(&b)) && (!e.exact || path.len() == e.prefix as usize) {
+            best = Some(hit);
+        }
+        pos = e.parent;
+    }
+    best
+}
 
+impl Index {
     /// The best of `best` and the wildcard rules for `path`.
     ///
     /// Only the rules whose anchor pair the path holds are tried: the path's
@@ -391,19 +476,31 @@ impl Index {
         mut best: Option<Hit>,
     ) -> Option<Hit> {
         let wild = &self.wild[..];
+        // The path's octet pairs as a set, without a branch per octet; and,
+        // past them, the bit of `NO_ANCHOR`, which every path holds.
+        let mut held = [0u64; 17];
+        for pair in path.windows(2) {
+            let bit = pair_bit(pair[0], pair[1]);
+            held[(bit >> 6) as usize] |= 1 << (bit & 63);
+        }
+        held[16] = 1;
+        let holds = |bit: u16| held[bit as usize >> 6] >> (bit & 63) & 1;
         // Long paths (where a search costs) share piece searches across rules.
         let mut memo = (path.len() >= MEMO_MIN_PATH).then(wildcard::Memo::new);
         let mut try_rule = |w: &Wild, best: &mut Option<Hit>| {
-            if best.is_some_and(|b| w.len < b.len) || path_key & MASKS[w.prefix as usize] != w.key {
+            if best.is_some_and(|b| w.len < b.len)
+                || path_key & MASKS[w.prefix as usize] != w.key
+                || holds(w.more[0]) & holds(w.more[1]) & holds(w.more[2]) == 0
+            {
                 return;
             }
             let hit = Hit {
                 len: w.len,
                 allow: w.allow,
-                rule: w.rule,
+                at: w.at,
             };
             if best.is_none_or(|b| hit.beats(&b)) {
-                let pattern = &arena[w.start as usize..][..w.len as usize];
+                let pattern = &arena[w.at as usize..][..w.len as usize];
                 let matched = match &mut memo {
                     Some(memo) => wildcard::matches_memo(pattern, path, memo),
                     None => wildcard::matches(pattern, path),
@@ -414,18 +511,11 @@ impl Index {
             }
         };
         // The rules without an anchor, after all the anchored ones.
-        let anchored = self.runs[self.runs.len() - 1] as usize;
-        for w in &wild[anchored..] {
+        for w in &wild[self.plain as usize..] {
             try_rule(w, &mut best);
         }
-        // The anchors the path holds: its octet pairs as a set, without a
-        // branch per octet, met with the set of anchors word by word; each
-        // anchor's rules are a run of `wild`, found by its rank.
-        let mut held = [0u64; 16];
-        for pair in path.windows(2) {
-            let bit = pair_bit(pair[0], pair[1]);
-            held[(bit >> 6) as usize] |= 1 << (bit & 63);
-        }
+        // The anchors the path holds, met with the set of anchors word by
+        // word; each anchor's rules are a run of `wild`, found by its rank.
         for (k, (&held, &anchors)) in held.iter().zip(self.anchors.iter()).enumerate() {
             let mut hits = held & anchors;
             while hits != 0 {

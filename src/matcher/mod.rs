@@ -33,17 +33,21 @@ pub(crate) struct Hit {
     pub len: u16,
     /// An `Allow` rule: wins a tie of length (section 2.2.2).
     pub allow: bool,
-    /// Index in `Parsed::rules`: the earlier rule wins a full tie, so the
-    /// answer (and its explanation) does not depend on the search order.
-    pub rule: u32,
+    /// The pattern's offset in `Parsed::arena`. Rules are stored in file
+    /// order, so this orders them as their index does: the earlier rule
+    /// wins a full tie, and the answer (and its explanation) does not
+    /// depend on the search order. A check never needs the rule's index,
+    /// so it never reads `Parsed::rules` to find it ([`rule_index`] does,
+    /// for an explanation).
+    pub at: u32,
 }
 
 impl Hit {
     /// Is `self` the stronger match?
     #[inline]
     pub fn beats(&self, other: &Hit) -> bool {
-        (self.len, self.allow, std::cmp::Reverse(self.rule))
-            > (other.len, other.allow, std::cmp::Reverse(other.rule))
+        (self.len, self.allow, std::cmp::Reverse(self.at))
+            > (other.len, other.allow, std::cmp::Reverse(other.at))
     }
 }
 
@@ -78,26 +82,24 @@ pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit
     if let Some(slot) = parsed.index_slot(g) {
         return slot
             .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)))
-            .best(&parsed.arena, &parsed.rules, path);
+            .best(&parsed.arena, path);
     }
     linear_best(
         &parsed.arena,
         &parsed.rules[start as usize..end as usize],
-        start,
         path,
     )
 }
 
-/// The best of `rules` (a group's rules, the first of which is rule number
-/// `first`) for `path`, by a linear scan.
+/// The best of `rules` (a group's rules) for `path`, by a linear scan.
 #[inline]
-pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], first: u32, path: &[u8]) -> Option<Hit> {
+pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], path: &[u8]) -> Option<Hit> {
     let mut best: Option<Hit> = None;
-    for (i, r) in rules.iter().enumerate() {
+    for r in rules {
         let hit = Hit {
             len: r.len,
             allow: r.allow(),
-            rule: first + i as u32,
+            at: r.start,
         };
         if best.is_none_or(|b| hit.beats(&b)) && rule_matches(arena, r, path) {
             best = Some(hit);
@@ -112,19 +114,18 @@ pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], first: u32, path: &[u8])
 /// file and its group table.
 #[derive(Clone, Copy)]
 pub(crate) enum Prepared<'a> {
-    /// No group applies.
     Empty,
-    /// One small group, scanned linearly: its rules, the first being rule
-    /// number `first`.
+    /// One small group, scanned linearly: its rules.
     Linear {
         arena: &'a [u8],
         rules: &'a [Rule],
-        first: u32,
     },
     /// One group with a prefix index (over all of `rules`).
+    /// One group with a prefix index, and the index's sorted prefix rules
+    /// (so that the search need not wait for the index itself).
     Indexed {
         arena: &'a [u8],
-        rules: &'a [Rule],
+        prefixes: index::Prefixes<'a>,
         index: &'a index::Index,
     },
     /// Several groups, merged.
@@ -140,16 +141,12 @@ impl Prepared<'_> {
     pub(crate) fn best(&self, path: &[u8]) -> Option<Hit> {
         match *self {
             Prepared::Empty => None,
-            Prepared::Linear {
-                arena,
-                rules,
-                first,
-            } => linear_best(arena, rules, first, path),
+            Prepared::Linear { arena, rules } => linear_best(arena, rules, path),
             Prepared::Indexed {
                 arena,
-                rules,
+                prefixes,
                 index,
-            } => index.best(arena, rules, path),
+            } => index.best_in(prefixes, arena, path),
             Prepared::Merged { parsed, groups } => best(parsed, groups, path),
         }
     }
@@ -158,6 +155,14 @@ impl Prepared<'_> {
 /// Builds the index of each large group in `groups` now, so later checks
 /// do not pay for it, and resolves the groups for checks.
 pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a> {
+    if let Some(slot) = parsed.merged_slot(groups) {
+        let index = slot.get_or_init(|| Box::new(index::Index::merged(parsed, groups)));
+        return Prepared::Indexed {
+            arena: &parsed.arena,
+            prefixes: index.prefixes(),
+            index,
+        };
+    }
     for &group in groups {
         let g = &parsed.groups[group as usize];
         if let Some(slot) = parsed.index_slot(g) {
@@ -172,13 +177,12 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a>
             match parsed.index_slot(g).and_then(|slot| slot.get()) {
                 Some(index) => Prepared::Indexed {
                     arena: &parsed.arena,
-                    rules: &parsed.rules,
+                    prefixes: index.prefixes(),
                     index,
                 },
                 None => Prepared::Linear {
                     arena: &parsed.arena,
                     rules: &parsed.rules[start as usize..end as usize],
-                    first: start,
                 },
             }
         }
@@ -189,6 +193,11 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a>
 /// The best rule over the merged `groups` for `path`.
 #[inline]
 pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> {
+    if let Some(slot) = parsed.merged_slot(groups) {
+        return slot
+            .get_or_init(|| Box::new(index::Index::merged(parsed, groups)))
+            .best(&parsed.arena, path);
+    }
     let mut best: Option<Hit> = None;
     for &group in groups {
         if let Some(hit) = group_best(parsed, group, path)
@@ -198,6 +207,14 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
         }
     }
     best
+}
+
+/// The index in `Parsed::rules` of the rule whose pattern starts at arena
+/// offset `at` (a [`Hit::at`]).
+pub(crate) fn rule_index(parsed: &Parsed, at: u32) -> u32 {
+    let i = parsed.rules.partition_point(|r| r.start < at);
+    debug_assert_eq!(parsed.rules.get(i).map(|r| r.start), Some(at));
+    i as u32
 }
 
 /// RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed."

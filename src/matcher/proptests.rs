@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 
 use super::reference::{self, RefRule};
-use super::{index::Index, linear_best};
+use super::{best, group_best, index::Index, linear_best};
 use crate::parse::{self, ParseOptions, product_token};
 use crate::percent::{self, Mode};
 use crate::robots::Robots;
@@ -181,13 +181,41 @@ proptest! {
         for p in &paths {
             let normal = percent::path(p.as_bytes());
             let (start, end) = (g.rules.0 as usize, g.rules.1 as usize);
-            let linear = linear_best(&parsed.arena, &parsed.rules[start..end], g.rules.0, &normal);
-            prop_assert_eq!(index.best(&parsed.arena, &parsed.rules, &normal), linear, "path {}", p);
+            let linear = linear_best(&parsed.arena, &parsed.rules[start..end], &normal);
+            prop_assert_eq!(index.best(&parsed.arena, &normal), linear, "path {}", p);
             prop_assert_eq!(
                 linear.is_none_or(|h| h.allow),
                 reference::allowed(&refs, &normal),
                 "path {}", p
             );
+        }
+    }
+
+    /// With several `*` groups, the one index over all their rules returns
+    /// exactly the rule the best of the groups' own bests is.
+    #[test]
+    fn merged_index_agrees_with_groups_one_by_one(
+        groups in prop::collection::vec(rules(24), 2..5),
+        paths in prop::collection::vec(
+            prop_oneof![4 => path(), 1 => text(60).prop_map(|t| format!("/{t}"))],
+            1..16,
+        ),
+    ) {
+        let groups: Vec<TestGroup> = groups
+            .into_iter()
+            .map(|rules| TestGroup { agents: vec!["*"], rules: rules.clone() })
+            .collect();
+        let parsed = parse::parse(body(&groups).as_bytes(), &ParseOptions::new());
+        let stars = &parsed.star_groups[..];
+        let merged = Index::merged(&parsed, stars);
+        for p in &paths {
+            let normal = percent::path(p.as_bytes());
+            let one_by_one = stars
+                .iter()
+                .filter_map(|&g| group_best(&parsed, g, &normal))
+                .reduce(|a, b| if b.beats(&a) { b } else { a });
+            prop_assert_eq!(merged.best(&parsed.arena, &normal), one_by_one, "path {}", p);
+            prop_assert_eq!(best(&parsed, stars, &normal), one_by_one, "path {}", p);
         }
     }
 

@@ -630,6 +630,20 @@ impl Builder {
                 slots += 1;
             }
         }
+        // And one for the `*` groups together, when several apply.
+        let star_rules: u32 = star_groups
+            .iter()
+            .map(|&g| {
+                let (start, end) = self.groups[g as usize].rules;
+                end - start
+            })
+            .sum();
+        let star_index = if star_groups.len() > 1 && star_rules > crate::matcher::INDEX_MIN_RULES {
+            slots += 1;
+            slots - 1
+        } else {
+            NO_INDEX
+        };
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
             written: self.written.into_boxed_slice(),
@@ -648,6 +662,7 @@ impl Builder {
             lookup,
             lookup_groups,
             star_groups: star_groups.into_boxed_slice(),
+            star_index,
             sitemaps: self.sitemaps.into_boxed_slice(),
             rare: rare.boxed(),
             body_len,
