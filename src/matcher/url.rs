@@ -32,7 +32,7 @@ pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
     // The common case in one pass: `http(s)://host/path`, nothing to trim,
     // a path already in normal form up to its end or its fragment.
     if let Some(rest) = after_http_authority(url.as_bytes()) {
-        let stop = percent::plain_until_fragment(rest);
+        let stop = percent::normal_until_fragment(rest);
         if rest.get(stop).is_none_or(|&b| b == b'#') {
             match rest[..stop].first() {
                 Some(b'/') => return Cow::Borrowed(&rest[..stop]),
@@ -163,7 +163,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
                     "http://", "HTTPS://", "https://", "h", "/", "//", "?", "#", " ", "\t", "%7e",
-                    "%2F", "é", "*", "$", ":", "@", "abcdefghijklmnop", "\u{7f}",
+                    "%2F", "é", "*", "$", ":", "@", "abcdefghijklmnop", "\u{7f}", "%E0%B9%81", "%e0",
                 ][..]),
                 0..12,
             ),
@@ -189,6 +189,13 @@ mod tests {
         assert_eq!(n("https://h/a b#c d"), ("/a%20b".into(), false));
         assert_eq!(n("https://h/a#b c"), ("/a".into(), true));
         assert_eq!(n("https://h"), ("/".into(), true));
+        // Escapes already in normal form are crossed, not rewritten.
+        assert_eq!(
+            n("https://h/%E0%B9%81%2F?q=%25#x"),
+            ("/%E0%B9%81%2F?q=%25".into(), true)
+        );
+        assert_eq!(n("https://h/%E0%b9"), ("/%E0%B9".into(), false));
+        assert_eq!(n("https://h/%E0%7E"), ("/%E0~".into(), false));
         assert_eq!(
             n("https://h/caf%c3%a9?x=é"),
             ("/caf%C3%A9?x=%C3%A9".into(), false)
