@@ -134,15 +134,16 @@ fn pair_bit(a: u8, b: u8) -> u16 {
     (((a as u16) << 3) ^ b as u16) & 1023
 }
 
-/// The octet pairs a path matching a wildcard pattern (with a literal
-/// prefix of `prefix_len` octets) must hold: those inside its pieces after
-/// the prefix, as [`pair_bit`]s, appended to `out` without repeats.
-fn required_pairs(pattern: &[u8], prefix_len: usize, out: &mut Vec<u16>) {
+/// The octet pairs a path matching a wildcard pattern must hold: those
+/// inside its pieces, the literal prefix among them, as [`pair_bit`]s,
+/// appended to `out` without repeats. (The prefix counts: rules such as
+/// `/uk/listing/*/stubs/*` share their pieces with their siblings in other
+/// locales, and are told apart by their prefixes.)
+fn required_pairs(pattern: &[u8], out: &mut Vec<u16>) {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
     let from = out.len();
     out.extend(
-        body[prefix_len..]
-            .split(|&b| b == b'*')
+        body.split(|&b| b == b'*')
             .flat_map(|piece| piece.windows(2).map(|w| pair_bit(w[0], w[1]))),
     );
     out[from..].sort_unstable();
@@ -279,11 +280,7 @@ impl Index {
         let ends: Vec<usize> = wild
             .iter()
             .map(|&i| {
-                required_pairs(
-                    rule(i).pattern(arena),
-                    rule(i).prefix_len(arena),
-                    &mut pairs,
-                );
+                required_pairs(rule(i).pattern(arena), &mut pairs);
                 pairs.len()
             })
             .collect();
