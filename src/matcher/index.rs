@@ -139,22 +139,23 @@ fn pair_bit(a: u8, b: u8) -> u16 {
 /// appended to `out` without repeats. (The prefix counts: rules such as
 /// `/uk/listing/*/stubs/*` share their pieces with their siblings in other
 /// locales, and are told apart by their prefixes.)
-fn required_pairs(pattern: &[u8], out: &mut Vec<u16>) {
+fn required_pairs(pattern: &[u8], seen: &mut [u64; 16], out: &mut Vec<u16>) {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
     let from = out.len();
-    out.extend(
-        body.split(|&b| b == b'*')
-            .flat_map(|piece| piece.windows(2).map(|w| pair_bit(w[0], w[1]))),
-    );
-    out[from..].sort_unstable();
-    let mut n = from;
-    for i in from..out.len() {
-        if i == from || out[i] != out[n - 1] {
-            out[n] = out[i];
-            n += 1;
+    for piece in body.split(|&b| b == b'*') {
+        for w in piece.windows(2) {
+            let p = pair_bit(w[0], w[1]);
+            let (word, bit) = (p as usize >> 6, 1 << (p & 63));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                out.push(p);
+            }
         }
     }
-    out.truncate(n);
+    // `seen` is left empty for the next rule.
+    for &p in &out[from..] {
+        seen[p as usize >> 6] = 0;
+    }
 }
 
 /// The anchors of a group's wildcard rules, whose required pairs are
@@ -169,15 +170,29 @@ fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<(u16, [u16; 3])> {
         count[p as usize] += 1;
     }
     let mut from = 0;
-    let mut mine = Vec::new();
     ends.iter()
         .map(|&end| {
-            mine.clear();
-            mine.extend_from_slice(&pairs[from..end]);
+            // The four rarest, in one pass (insertion into a sorted four).
+            let mut low = [(u32::MAX, NO_ANCHOR); 4];
+            for &p in &pairs[from..end] {
+                let mut x = (count[p as usize], p);
+                if x < low[3] {
+                    for slot in &mut low {
+                        if x < *slot {
+                            std::mem::swap(slot, &mut x);
+                        }
+                    }
+                }
+            }
             from = end;
-            mine.sort_by_key(|&p| (count[p as usize], p));
-            let anchor = mine.first().copied().unwrap_or(NO_ANCHOR);
-            let more = |i: usize| mine.get(i).copied().unwrap_or(anchor);
+            let anchor = low[0].1;
+            let more = |i: usize| {
+                if low[i].1 == NO_ANCHOR {
+                    anchor
+                } else {
+                    low[i].1
+                }
+            };
             (anchor, [more(1), more(2), more(3)])
         })
         .collect()
@@ -277,10 +292,11 @@ impl Index {
             stack.push(pos);
         }
         let mut pairs = Vec::new();
+        let mut seen = [0u64; 16];
         let ends: Vec<usize> = wild
             .iter()
             .map(|&i| {
-                required_pairs(rule(i).pattern(arena), &mut pairs);
+                required_pairs(rule(i).pattern(arena), &mut seen, &mut pairs);
                 pairs.len()
             })
             .collect();
