@@ -224,7 +224,7 @@ static SPECIAL_LINE: [u8; 256] = {
 };
 
 /// [`SPECIAL`] as arithmetic, for sixteen octets at a time: the compiler
-/// turns [`any16`] of it into a dozen SIMD compares (SSE2 and NEON are
+/// turns [`hits16`] of it into a dozen SIMD compares (SSE2 and NEON are
 /// baseline), where table lookups go one octet at a time. A test checks it
 /// against the table.
 #[inline(always)]

@@ -1,4 +1,5 @@
-//! A sorted prefix index over one group's rules, so a path is answered in
+//! A sorted prefix index over one group's rules (or over several merged
+//! groups' rules: [`Index::merged`]), so a path is answered in
 //! O(log n + matches) instead of O(n).
 //!
 //! Rules are split in two. *Prefix rules* match the paths that start with
@@ -19,24 +20,32 @@
 //! a big-endian integer (zero-padded: normalised text holds no NUL, so the
 //! padding sorts below any octet and integer order is prefix order), not
 //! the rules and the arena; full prefixes are compared only between equal
-//! keys, and only for prefixes longer than eight octets.
+//! keys, and only for prefixes longer than eight octets, read from the
+//! arena at the offset the entry holds. A large index also keeps where the
+//! prefixes of each second octet start ([`Prefixes`]), so the search
+//! covers `/a...` paths among the `/a...` prefixes only. Each probe of the
+//! search is likely a cache miss when checks go from host to host, and
+//! these cuts are most of what makes a check fast.
 //!
 //! A wildcard rule can match only a path that holds its *anchor*, a pair of
-//! octets from one of its pieces (of those, the one fewest of the group's
-//! wildcard rules share). The rules are sorted by anchor, and a
-//! 1024-bit set of the anchors is kept: a check gathers the path's octet
-//! pairs into such a set (no branch per octet), meets it with the anchors,
-//! and takes the run of rules of each anchor in both (found by rank, a
-//! popcount); each is then tried if the path starts with its prefix (one
-//! masked compare of keys) and could beat the best match so far, and only
-//! then matched ([`super::wildcard`]). A file with hundreds of `/*...`
-//! rules costs a few instructions per octet of the path, not per rule; and
-//! none at all when a prefix rule longer than every wildcard rule matched.
+//! octets from one of its pieces, the literal prefix included (of those,
+//! the one fewest of the group's wildcard rules share). The rules are
+//! sorted by anchor, and a [`PAIR_BITS`]-bit set of the anchors is kept: a
+//! check gathers the path's octet pairs into such a set (no branch per
+//! octet), meets it with the anchors, and takes the run of rules of each
+//! anchor in both (found by rank, a popcount). Each rule is then tried if
+//! the path holds three more of its pairs (three bit tests), starts with
+//! its prefix (one masked compare of keys) and could beat the best match so
+//! far, and only then matched ([`super::wildcard`]). A file with hundreds
+//! of `/*...` rules costs a few instructions per octet of the path, not per
+//! rule; and none at all when a prefix rule longer than every wildcard rule
+//! matched.
 //!
 //! Built once per group on first use (the parse itself never sorts): 24
-//! bytes per rule, plus 128 bytes with wildcard rules. Each entry holds all
-//! a check reads of its rule, so the search's probes bring in what the
-//! chain walk then needs.
+//! bytes per rule, about 150 bytes per index, and 516 bytes more for an
+//! index of 32 prefix rules or more. Each entry holds all a check reads of
+//! its rule, so the search's probes bring in what the chain walk then
+//! needs.
 
 use crate::model::{ANCHORED, Parsed, WILDCARD};
 
@@ -109,11 +118,12 @@ pub(crate) struct Index {
     starts: Box<[u32]>,
     /// Wildcard rules, by anchor, ascending (those without one last).
     wild: Box<[Wild]>,
-    /// The set of the anchors, as 1024 bits (empty without wildcard rules).
-    anchors: Box<[u64]>,
+    /// The set of the anchors, as [`PAIR_BITS`] bits (kept in this struct,
+    /// whose line a check has read already).
+    anchors: [u64; PAIR_WORDS],
     /// For each word of `anchors`, the number of anchors in the words
     /// before it: with a popcount, an anchor's rank among the anchors.
-    ranks: [u16; 16],
+    ranks: [u16; PAIR_WORDS],
     /// Where the rules of the anchor of each rank start in `wild`, and, last,
     /// where the rules without an anchor start.
     runs: Box<[u32]>,
@@ -126,12 +136,20 @@ pub(crate) struct Index {
 }
 
 /// The anchor of a wildcard rule with no piece of two octets.
-const NO_ANCHOR: u16 = 1024;
+const NO_ANCHOR: u16 = PAIR_BITS as u16;
 
-/// The bit of an octet pair in a 1024-bit set.
+/// Sets of octet pairs are this many 64-bit words.
+const PAIR_WORDS: usize = 8;
+
+/// The size of a set of octet pairs: pairs are hashed to this many bits.
+/// (Twice as many made a path's set sparser, but cost a check one more
+/// cache line to meet it with the anchors.)
+const PAIR_BITS: usize = 64 * PAIR_WORDS;
+
+/// The bit of an octet pair in a set of [`PAIR_BITS`].
 #[inline]
 fn pair_bit(a: u8, b: u8) -> u16 {
-    (((a as u16) << 3) ^ b as u16) & 1023
+    (((a as u16) << 3) ^ b as u16) & (PAIR_BITS as u16 - 1)
 }
 
 /// The octet pairs a path matching a wildcard pattern must hold: those
@@ -139,7 +157,7 @@ fn pair_bit(a: u8, b: u8) -> u16 {
 /// appended to `out` without repeats. (The prefix counts: rules such as
 /// `/uk/listing/*/stubs/*` share their pieces with their siblings in other
 /// locales, and are told apart by their prefixes.)
-fn required_pairs(pattern: &[u8], seen: &mut [u64; 16], out: &mut Vec<u16>) {
+fn required_pairs(pattern: &[u8], seen: &mut [u64; PAIR_WORDS], out: &mut Vec<u16>) {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
     let from = out.len();
     for piece in body.split(|&b| b == b'*') {
@@ -165,7 +183,7 @@ fn required_pairs(pattern: &[u8], seen: &mut [u64; 16], out: &mut Vec<u16>) {
 /// distinctive pairs), then the three next rarest (see [`Wild::more`]);
 /// `NO_ANCHOR` for a rule that requires none.
 fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<(u16, [u16; 3])> {
-    let mut count = vec![0u32; 1024];
+    let mut count = vec![0u32; PAIR_BITS];
     for &p in pairs {
         count[p as usize] += 1;
     }
@@ -292,7 +310,7 @@ impl Index {
             stack.push(pos);
         }
         let mut pairs = Vec::new();
-        let mut seen = [0u64; 16];
+        let mut seen = [0u64; PAIR_WORDS];
         let ends: Vec<usize> = wild
             .iter()
             .map(|&i| {
@@ -317,7 +335,7 @@ impl Index {
             })
             .collect();
         wild.sort_unstable_by_key(|w| (w.anchor, w.at));
-        let mut anchors = vec![0u64; if wild.is_empty() { 0 } else { 16 }];
+        let mut anchors = [0u64; PAIR_WORDS];
         let mut runs = Vec::new();
         for (i, w) in wild.iter().enumerate() {
             if i == 0 || w.anchor != wild[i - 1].anchor {
@@ -330,8 +348,8 @@ impl Index {
         if wild.last().is_none_or(|w| w.anchor != NO_ANCHOR) {
             runs.push(wild.len() as u32);
         }
-        let mut ranks = [0u16; 16];
-        for k in 1..anchors.len() {
+        let mut ranks = [0u16; PAIR_WORDS];
+        for k in 1..PAIR_WORDS {
             ranks[k] = ranks[k - 1] + anchors[k - 1].count_ones() as u16;
         }
         Index {
@@ -339,7 +357,7 @@ impl Index {
             entries: entries.into(),
             wild_max_len: wild.iter().map(|w| w.len).max().unwrap_or(0),
             wild: wild.into(),
-            anchors: anchors.into(),
+            anchors,
             ranks,
             plain: runs.last().copied().unwrap_or(0),
             runs: runs.into(),
@@ -477,8 +495,7 @@ impl Index {
     /// The best of `best` and the wildcard rules for `path`.
     ///
     /// Only the rules whose anchor pair the path holds are tried: the path's
-    /// octet pairs are gathered into a 1024-bit set, met with the set of
-    /// anchors, and for each anchor in both its run of rules is found by
+    /// octet pairs are gathered into a set, met with the set of anchors, and for each anchor in both its run of rules is found by
     /// rank. Rules without an anchor are always tried.
     #[inline(never)]
     fn best_wild(
@@ -491,12 +508,12 @@ impl Index {
         let wild = &self.wild[..];
         // The path's octet pairs as a set, without a branch per octet; and,
         // past them, the bit of `NO_ANCHOR`, which every path holds.
-        let mut held = [0u64; 17];
+        let mut held = [0u64; PAIR_WORDS + 1];
         for pair in path.windows(2) {
             let bit = pair_bit(pair[0], pair[1]);
             held[(bit >> 6) as usize] |= 1 << (bit & 63);
         }
-        held[16] = 1;
+        held[PAIR_WORDS] = 1;
         let holds = |bit: u16| held[bit as usize >> 6] >> (bit & 63) & 1;
         // Long paths (where a search costs) share piece searches across rules.
         let mut memo = (path.len() >= MEMO_MIN_PATH).then(wildcard::Memo::new);

@@ -47,7 +47,7 @@ pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
     })
 }
 
-/// [`matches`], remembering piece searches in `memo` across the rules of one
+/// [`matches()`], remembering piece searches in `memo` across the rules of one
 /// check (for long paths; see [`Memo`]).
 #[inline]
 pub(crate) fn matches_memo<'p>(pattern: &'p [u8], path: &[u8], memo: &mut Memo<'p>) -> bool {
