@@ -180,8 +180,7 @@ impl Robots {
             robots: self,
             groups,
             agent_match,
-            access: self.access,
-            prepared: matcher::prepare(&self.parsed, groups),
+            prepared: matcher::prepare(&self.parsed, groups, self.access),
         }
     }
 
@@ -278,9 +277,8 @@ pub struct Agent<'a> {
     robots: &'a Robots,
     groups: &'a [u32],
     agent_match: AgentMatch,
-    /// `robots.access`, and the groups resolved down to their rules: a
+    /// The groups resolved down to their rules, under `robots.access`: a
     /// check through the handle reads nothing else.
-    access: Access,
     prepared: matcher::Prepared<'a>,
 }
 
@@ -292,11 +290,7 @@ impl<'a> Agent<'a> {
         if matcher::is_robots_txt(&path) {
             return true;
         }
-        match self.access {
-            Access::AllowAll => true,
-            Access::DisallowAll => false,
-            Access::Rules => self.prepared.best(&path).is_none_or(|hit| hit.allow),
-        }
+        self.prepared.allows(&path)
     }
 
     /// Like [`is_allowed`](Agent::is_allowed), with the reason.

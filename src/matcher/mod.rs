@@ -23,6 +23,7 @@ mod proptests;
 #[cfg(any(test, feature = "__fuzz"))]
 pub(crate) mod reference;
 
+use crate::Access;
 use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};
 
 /// Groups with more rules than this get a prefix index. (Measured: below
@@ -117,15 +118,17 @@ pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], path: &[u8]) -> Option<H
 /// file and its group table.
 #[derive(Clone, Copy)]
 pub(crate) enum Prepared<'a> {
-    Empty,
+    /// Everything is allowed: robots.txt was unavailable, or no group
+    /// applies.
+    AllowAll,
+    /// Everything but `/robots.txt` is disallowed: robots.txt was
+    /// unreachable.
+    DisallowAll,
     /// One small group, scanned linearly: its rules.
-    Linear {
-        arena: &'a [u8],
-        rules: &'a [Rule],
-    },
-    /// One group with a prefix index (over all of `rules`).
-    /// One group with a prefix index, and the index's sorted prefix rules
-    /// (so that the search need not wait for the index itself).
+    Linear { arena: &'a [u8], rules: &'a [Rule] },
+    /// One group with a prefix index (or the `*` groups, with one index
+    /// over all their rules), and the index's sorted prefix rules (so that
+    /// the search need not wait for the index itself).
     Indexed {
         arena: &'a [u8],
         prefixes: index::Prefixes<'a>,
@@ -139,11 +142,12 @@ pub(crate) enum Prepared<'a> {
 }
 
 impl Prepared<'_> {
-    /// The best rule for `path`.
+    /// May `path` be fetched? (`/robots.txt` is the caller's to allow.)
     #[inline]
-    pub(crate) fn best(&self, path: &[u8]) -> Option<Hit> {
-        match *self {
-            Prepared::Empty => None,
+    pub(crate) fn allows(&self, path: &[u8]) -> bool {
+        let best = match *self {
+            Prepared::AllowAll => return true,
+            Prepared::DisallowAll => return false,
             Prepared::Linear { arena, rules } => linear_best(arena, rules, path),
             Prepared::Indexed {
                 arena,
@@ -151,13 +155,20 @@ impl Prepared<'_> {
                 index,
             } => index.best_in(prefixes, arena, path),
             Prepared::Merged { parsed, groups } => best(parsed, groups, path),
-        }
+        };
+        best.is_none_or(|hit| hit.allow)
     }
 }
 
 /// Builds the index of each large group in `groups` now, so later checks
-/// do not pay for it, and resolves the groups for checks.
-pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a> {
+/// do not pay for it, and resolves the groups for checks (under `access`:
+/// with robots.txt unavailable or unreachable, the rules do not count).
+pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access) -> Prepared<'a> {
+    match access {
+        Access::Rules => {}
+        Access::AllowAll => return Prepared::AllowAll,
+        Access::DisallowAll => return Prepared::DisallowAll,
+    }
     if let Some(slot) = parsed.merged_slot(groups) {
         let index = slot.get_or_init(|| Box::new(index::Index::merged(parsed, groups)));
         return Prepared::Indexed {
@@ -173,7 +184,7 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32]) -> Prepared<'a>
         }
     }
     match *groups {
-        [] => Prepared::Empty,
+        [] => Prepared::AllowAll,
         [group] => {
             let g = &parsed.groups[group as usize];
             let (start, end) = g.rules;
