@@ -1,4 +1,4 @@
-//! The fast matcher (linear scan, prefix index for groups of more than 24
+//! The fast matcher (linear scan, prefix index for groups of more than 8
 //! rules, linear-time wildcards) against the naive reference matcher, on
 //! robots.txt files generated from the input over a small alphabet, so that
 //! patterns overlap, share prefixes and collide often.

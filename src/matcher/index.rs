@@ -509,9 +509,13 @@ impl Index {
         // The path's octet pairs as a set, without a branch per octet; and,
         // past them, the bit of `NO_ANCHOR`, which every path holds.
         let mut held = [0u64; PAIR_WORDS + 1];
-        for pair in path.windows(2) {
-            let bit = pair_bit(pair[0], pair[1]);
-            held[(bit >> 6) as usize] |= 1 << (bit & 63);
+        if let Some((&first, rest)) = path.split_first() {
+            let mut prev = first;
+            for &b in rest {
+                let bit = pair_bit(prev, b);
+                held[(bit >> 6) as usize] |= 1 << (bit & 63);
+                prev = b;
+            }
         }
         held[PAIR_WORDS] = 1;
         let holds = |bit: u16| held[bit as usize >> 6] >> (bit & 63) & 1;
