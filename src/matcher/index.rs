@@ -420,10 +420,13 @@ fn starts(entries: &[Entry]) -> Vec<u32> {
     if entries.len() < STARTS_MIN_ENTRIES {
         return Vec::new();
     }
+    // One walk over the sorted keys.
+    let mut pos = 0;
     (0..=128u64)
         .map(|c| {
             let key = (b'/' as u64) << 56 | c << 48;
-            entries.partition_point(|e| e.key < key) as u32
+            pos += entries[pos..].iter().take_while(|e| e.key < key).count();
+            pos as u32
         })
         .collect()
 }
