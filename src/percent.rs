@@ -112,14 +112,16 @@ fn is_unreserved(b: u8) -> bool {
 /// here at a few instructions per escape rather than a fresh scan each.
 #[inline]
 fn skip_normal_escapes(input: &[u8], mut i: usize) -> usize {
-    let upper_hex = |b: u8| match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    };
+    // What `step_last` keeps as it is.
     while let Some(&[b'%', hi, lo]) = input.get(i..i + 3) {
-        match (upper_hex(hi), upper_hex(lo)) {
-            (Some(hi), Some(lo)) if !is_unreserved(hi << 4 | lo) => i += 3,
+        match (hex_value(hi), hex_value(lo)) {
+            (Some(h), Some(l))
+                if !hi.is_ascii_lowercase()
+                    && !lo.is_ascii_lowercase()
+                    && !is_unreserved(h << 4 | l) =>
+            {
+                i += 3
+            }
             _ => break,
         }
     }

@@ -498,8 +498,9 @@ impl Index {
     /// The best of `best` and the wildcard rules for `path`.
     ///
     /// Only the rules whose anchor pair the path holds are tried: the path's
-    /// octet pairs are gathered into a set, met with the set of anchors, and for each anchor in both its run of rules is found by
-    /// rank. Rules without an anchor are always tried.
+    /// octet pairs are gathered into a set, met with the set of anchors, and
+    /// for each anchor in both its run of rules is found by rank. Rules
+    /// without an anchor are always tried.
     #[inline(never)]
     fn best_wild(
         &self,
