@@ -42,6 +42,11 @@ pub enum AgentMatch {
 /// The groups that apply to `agent`, a product token or a whole User-Agent
 /// header value (its leading product token is used), and how they were found.
 pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMatch) {
+    // Many files name no crawler at all: then the `*` groups apply to every
+    // crawler, and its name need not be read.
+    if parsed.lookup_keys.is_empty() {
+        return star(parsed);
+    }
     let agent = trim(agent.as_bytes());
     let token = product_token(agent);
     if !token.is_empty() && !is_star(agent) {
@@ -63,6 +68,11 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
             return (&parsed.lookup_groups[first..end], AgentMatch::Named);
         }
     }
+    star(parsed)
+}
+
+/// The `*` groups, which apply when none names the crawler.
+fn star(parsed: &Parsed) -> (&[u32], AgentMatch) {
     if parsed.star_groups.is_empty() {
         (&[], AgentMatch::None)
     } else {
