@@ -499,6 +499,10 @@ fn bad_options_are_refused() {
             RobotsCache::builder().retry_delay(DAY).max_backoff(MINUTE),
             "max_backoff",
         ),
+        (
+            RobotsCache::builder().min_ttl(DAY + Duration::from_secs(1)),
+            "min_ttl",
+        ),
     ];
     for (builder, option) in cases {
         let err = builder.build().unwrap_err();
@@ -507,6 +511,37 @@ fn bad_options_are_refused() {
             "{err}"
         );
     }
+}
+
+/// `Duration::MAX` settings mean "never", and neither overflow the clock
+/// nor panic when an origin fails or answers.
+#[tokio::test]
+async fn durations_past_the_clocks_range_mean_never() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let (builder, clock) = setup();
+    let cache = builder
+        .retry_delay(Duration::MAX)
+        .max_backoff(Duration::MAX)
+        .stale_limit(Duration::MAX)
+        .min_ttl(DAY)
+        .build()
+        .unwrap();
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    clock.advance(1000 * DAY);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll, "never given up on");
+    assert_eq!(requests(&server).await, 1, "never retried");
+
+    // A good answer, kept for the full `min_ttl` of 24 hours, no longer.
+    let server = serve(rules_200()).await;
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    clock.advance(DAY - Duration::from_secs(1));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 1);
+    clock.advance(Duration::from_secs(1));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
 }
 
 #[test]

@@ -51,6 +51,16 @@ pub(crate) struct Policy {
     pub(crate) min_ttl: Duration,
 }
 
+/// `t + d`, or a time about ten thousand years past `t` when that sum is
+/// past the clock's range: a setting of `Duration::MAX` means "never", and
+/// must not overflow.
+fn later(t: SystemTime, d: Duration) -> SystemTime {
+    const NEVER: Duration = Duration::from_secs(10_000 * 365 * 24 * 60 * 60);
+    t.checked_add(d)
+        .or_else(|| t.checked_add(NEVER))
+        .unwrap_or(t)
+}
+
 impl Policy {
     /// The delay before retry number `failures` (1 for the first failure):
     /// `retry_delay`, doubling per failure, capped at `max_backoff`.
@@ -131,7 +141,7 @@ impl Entry {
             return Entry::new(
                 Arc::new(fetched),
                 State::Fresh { confirmed_at: now },
-                now + lifetime,
+                later(now, lifetime),
             );
         }
         // Unreachable. The fetcher's expiry for it (its `unreachable_ttl`)
@@ -153,8 +163,8 @@ impl Entry {
             }
         };
         let asked = outcome.and_then(|o| o.retry_after()).unwrap_or_default();
-        let retry_at = now + policy.backoff(failures).max(asked);
-        let limit = since + policy.stale_limit;
+        let retry_at = later(now, policy.backoff(failures).max(asked));
+        let limit = later(since, policy.stale_limit);
         if now >= limit {
             // RFC 9309 section 2.3.1.4: after 30 days unreachable the file
             // may be taken as unavailable.

@@ -76,6 +76,8 @@ pub use entry::AfterStaleLimit;
 pub use stats::CacheStats;
 
 use entry::{Entry, Policy};
+
+use crate::fetch::MAX_FRESHNESS;
 use stats::Counters;
 
 use crate::fetch::{Fetcher, origin_key, origin_key_ref};
@@ -424,7 +426,9 @@ impl RobotsCacheBuilder {
 
     /// The shortest time a fetched file is served before a re-fetch, even if
     /// its caching headers say less (`no-store`, `max-age=0`), so such a
-    /// site is not fetched on every lookup.
+    /// site is not fetched on every lookup. At most 24 hours: RFC 9309
+    /// section 2.4 caps how long a cached copy is used while its server
+    /// answers.
     pub fn min_ttl(mut self, ttl: Duration) -> Self {
         self.policy.min_ttl = ttl;
         self
@@ -472,8 +476,10 @@ impl RobotsCacheBuilder {
     /// Checks the options and creates the cache.
     ///
     /// Fails with [`Error::InvalidConfig`] for a zero capacity or retry
-    /// delay, a `max_backoff` below `retry_delay`, or both `max_entries` and
-    /// `max_bytes` set.
+    /// delay, a `max_backoff` below `retry_delay`, a `min_ttl` over 24
+    /// hours, or both `max_entries` and `max_bytes` set. Durations too long
+    /// for the clock (`Duration::MAX` for a `stale_limit` or `max_backoff`)
+    /// mean "never".
     pub fn build(self) -> Result<RobotsCache, Error> {
         let invalid = |option, reason: &str| Error::InvalidConfig {
             option,
@@ -497,6 +503,12 @@ impl RobotsCacheBuilder {
         }
         if self.policy.max_backoff < self.policy.retry_delay {
             return Err(invalid("max_backoff", "must be at least retry_delay"));
+        }
+        if self.policy.min_ttl > MAX_FRESHNESS {
+            return Err(invalid(
+                "min_ttl",
+                "must be at most 24 hours (RFC 9309 section 2.4)",
+            ));
         }
         let fetcher = match self.fetcher {
             Some(fetcher) => fetcher,

@@ -34,7 +34,10 @@
 //! and the last partial line is dropped, so an endless body or a gzip bomb
 //! costs at most the limit. A `charset` in `Content-Type` other than UTF-8
 //! (ISO-8859-1, Windows-1252, UTF-16, ...) or a UTF-16 BOM is transcoded to
-//! UTF-8 before parsing.
+//! UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
+//! with no zero octet, or one of the labels the Encoding Standard decodes
+//! to a single U+FFFD, such as `iso-2022-kr`) is ignored, so a mislabelled
+//! `Disallow: /` still disallows.
 //!
 //! [`limits`](crate::limits) lists every limit the fetcher applies (body,
 //! redirects, timeouts, response heads, expiry, concurrency) and what
@@ -74,6 +77,8 @@ mod target;
 use std::future::Future;
 use std::sync::LazyLock;
 
+pub(crate) use expiry::MAX_FRESHNESS;
+
 pub use client::{
     DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT, DEFAULT_UNREACHABLE_TTL, DEFAULT_USER_AGENT, Fetcher,
     FetcherBuilder, MIN_BODY_LIMIT,
@@ -94,6 +99,13 @@ impl Robots {
     /// Fails only for input that can have no robots.txt; every server or
     /// network outcome is an `Ok` carrying a [`FetchOutcome`] (see the
     /// [module docs](crate::fetch) for the status table).
+    ///
+    /// # Panics
+    ///
+    /// As [`Fetcher::fetch`] does outside a Tokio runtime with I/O and time
+    /// enabled; and on first use if the default HTTP client cannot be
+    /// created, as [`Fetcher::new`] does (build a [`Fetcher`] with
+    /// [`Fetcher::builder`] to get an error instead).
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), keepout::Error> {
