@@ -3,9 +3,10 @@
 //! RFC 9309 section 2.2 makes robots.txt UTF-8, but servers still send
 //! Latin-1, Windows-1252 or UTF-16 files and say so in `Content-Type`. A BOM
 //! decides first (UTF-16 LE/BE, or UTF-8, which the parser skips); then the
-//! `charset` parameter; otherwise the bytes are taken as UTF-8.
+//! `charset` parameter, unless it cannot fit the body; otherwise the bytes
+//! are taken as UTF-8.
 
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 use http::HeaderValue;
 
 /// The body as UTF-8 (a UTF-8 BOM, if any, is left for the parser to skip).
@@ -16,8 +17,8 @@ pub(crate) fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<
             .and_then(charset_label)
             .and_then(Encoding::for_label)
         {
-            Some(encoding) => encoding,
-            None => return body,
+            Some(encoding) if believable(encoding, &body) => encoding,
+            _ => return body,
         },
     };
     if encoding == UTF_8 {
@@ -27,6 +28,24 @@ pub(crate) fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<
     // malformed sequences with U+FFFD, so parsing always sees valid text.
     let (text, _, _) = encoding.decode(&body);
     text.into_owned().into_bytes()
+}
+
+/// Whether a `charset` label's `encoding` can be what `body` (which has no
+/// BOM) is in. Two kinds of label would turn a plain ASCII file into text
+/// with no rules in it, so that `Disallow: /` came to allow everything:
+/// the labels the Encoding Standard maps to its "replacement" encoding
+/// (`iso-2022-kr`, `hz-gb-2312`, ...), which decode any body to one
+/// U+FFFD; and a UTF-16 label on a body that is not UTF-16. A robots.txt in
+/// UTF-16 is mostly ASCII, so half its first octets are zero; a body with
+/// no zero octet in its first 512 is taken as UTF-8 instead.
+fn believable(encoding: &'static Encoding, body: &[u8]) -> bool {
+    if encoding == REPLACEMENT {
+        return false;
+    }
+    if encoding == UTF_16LE || encoding == UTF_16BE {
+        return body[..body.len().min(512)].contains(&0);
+    }
+    true
 }
 
 /// The `charset` parameter of a `Content-Type` value, unquoted.
@@ -117,6 +136,29 @@ mod tests {
         );
         assert_eq!(
             to_utf8(be, Some(&ct("text/plain; charset=UTF-16BE"))),
+            text.as_bytes()
+        );
+    }
+
+    /// Labels that would decode an ASCII file to text without its rules.
+    #[test]
+    fn labels_that_cannot_fit_the_body_are_ignored() {
+        let body = b"User-agent: *\nDisallow: /\n".to_vec();
+        for label in [
+            "iso-2022-kr",
+            "hz-gb-2312",
+            "utf-16",
+            "UTF-16LE",
+            "utf-16be",
+        ] {
+            let value = format!("text/plain; charset={label}");
+            assert_eq!(to_utf8(body.clone(), Some(&ct(&value))), body, "{label}");
+        }
+        // A body in UTF-16 is still read so, without a BOM.
+        let text = "User-agent: *\nDisallow: /\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(
+            to_utf8(le, Some(&ct("text/plain; charset=utf-16"))),
             text.as_bytes()
         );
     }
