@@ -219,6 +219,38 @@ async fn endless_body_is_cut_at_the_cap() {
     assert_rules(&robots, &base);
 }
 
+/// A server that announces more than the cap, sends exactly the cap, then
+/// stalls: the file is parsed as cut at the cap, with no wait for the rest.
+#[tokio::test]
+async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+            MIN_BODY_LIMIT + 1000
+        );
+        let mut body = RULES.as_bytes().to_vec();
+        while body.len() < MIN_BODY_LIMIT {
+            body.extend_from_slice(b"# filler\n");
+        }
+        body.truncate(MIN_BODY_LIMIT);
+        let _ = socket.write_all(head.as_bytes()).await;
+        let _ = socket.write_all(&body).await;
+        // Then nothing, until the client hangs up.
+        let _ = socket.read(&mut [0u8; 1]).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(&robots, &base);
+}
+
 #[tokio::test]
 async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
     // `RULES` followed by 1 GiB of zero bytes, gzip-compressed on the fly

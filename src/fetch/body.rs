@@ -56,6 +56,15 @@ pub(crate) async fn read_capped(
             });
         }
         bytes.extend_from_slice(&chunk);
+        // At the cap with more announced: done, without waiting for a chunk
+        // that would only be dropped (a server stalling there would
+        // otherwise turn a long file into a timeout).
+        if bytes.len() == cap && hint > cap as u64 {
+            return Ok(CappedBody {
+                bytes,
+                truncated: true,
+            });
+        }
     }
 }
 
