@@ -124,6 +124,13 @@ impl Fetcher {
     /// rules apply to `url`'s authority even when the file was served after
     /// a redirect to another host. The future owns what it needs, so it can
     /// be spawned.
+    ///
+    /// # Panics
+    ///
+    /// When polled outside a Tokio runtime, or in one built without its
+    /// I/O or time drivers (`enable_all()`; `#[tokio::main]` and
+    /// `#[tokio::test]` enable both): the request needs the first, the
+    /// [timeout](FetcherBuilder::timeout) the second.
     pub fn fetch(
         &self,
         url: impl AsRef<str>,

@@ -34,6 +34,9 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
             next.scheme().to_owned(),
         ));
     }
+    if !super::target::is_sendable(&next) {
+        return Err(UnavailableReason::InvalidLocation(location.to_owned()));
+    }
     next.set_fragment(None);
     Ok(next)
 }
@@ -85,6 +88,11 @@ mod tests {
         ));
         assert!(matches!(
             from(b"\xff\xfe"),
+            Err(UnavailableReason::InvalidLocation(_))
+        ));
+        // A host the URL standard keeps but no request can carry.
+        assert!(matches!(
+            from(b"http://a{b}.example/robots.txt"),
             Err(UnavailableReason::InvalidLocation(_))
         ));
         let current = Url::parse("http://a.example/robots.txt").unwrap();

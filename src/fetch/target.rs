@@ -117,7 +117,20 @@ pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
             input: input.to_owned(),
         });
     }
+    if !is_sendable(&url) {
+        return Err(Error::InvalidUrl {
+            input: input.to_owned(),
+            reason: "the host cannot be sent in an HTTP request".to_owned(),
+        });
+    }
     Ok(url)
+}
+
+/// Whether an HTTP client can request `url`. The URL standard keeps some
+/// octets in a host (`{`, `"`, `` ` ``, ...) that an HTTP request target
+/// may not hold, so such a URL parses yet cannot be fetched.
+pub(crate) fn is_sendable(url: &Url) -> bool {
+    url.as_str().parse::<http::Uri>().is_ok()
 }
 
 /// The robots.txt URL of an http(s) URL that has a host.
@@ -183,6 +196,18 @@ mod tests {
             robots_url("http://"),
             Err(Error::InvalidUrl { .. })
         ));
+        // Hosts the URL standard keeps but an HTTP request cannot carry.
+        for input in [
+            "http://a{b}.example/",
+            "http://a\"b.example/",
+            "http://a`b.example/",
+        ] {
+            let err = robots_url(input).unwrap_err();
+            assert!(
+                matches!(&err, Error::InvalidUrl { reason, .. } if reason.contains("host")),
+                "{input}: {err}"
+            );
+        }
     }
 
     proptest::proptest! {
