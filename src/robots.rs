@@ -99,6 +99,14 @@ impl Robots {
     /// fragment are ignored. Both the URL and the patterns are compared in
     /// percent-encoded normal form (RFC 9309 section 2.2.2).
     ///
+    /// The path is read as written, as RFC 3986 and Google's library read
+    /// it: dot segments (`/a/../b`) are not resolved, and `\` is not a path
+    /// separator. An HTTP client that parses URLs by the WHATWG URL
+    /// standard (reqwest, through the `url` crate) would request `/b` for
+    /// `/a/../b`, so check the URL as the client will send it: for
+    /// instance the `as_str()` of a `url::Url`, which a crawler gets anyway
+    /// by resolving links with `Url::join`.
+    ///
     /// To check many URLs for one crawler, [`agent`](Robots::agent) finds the
     /// crawler's groups once.
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {

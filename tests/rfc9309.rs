@@ -266,6 +266,19 @@ fn url_forms() {
     assert!(robots.is_allowed("bot", "https://example.com/#/x"));
 }
 
+// The path is the URI's path as written (RFC 3986 section 3.3), as Google's
+// library reads it: dot segments are not resolved, `\` separates nothing.
+// (`Robots::is_allowed` documents this: callers check the URL they send.)
+#[test]
+fn paths_are_read_as_written() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /private\n");
+    assert!(robots.is_allowed("bot", "https://example.com/x/../private"));
+    assert!(!robots.is_allowed("bot", "https://example.com/private/../x"));
+    assert!(robots.is_allowed("bot", "https://example.com\\private"));
+    let resolved = url::Url::parse("https://example.com/x/../private").unwrap();
+    assert!(!robots.is_allowed("bot", resolved.as_str()));
+}
+
 // Unavailable means allow all; unreachable means disallow all (section 2.3.1).
 #[test]
 fn access_policies() {

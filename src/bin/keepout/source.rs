@@ -96,12 +96,32 @@ pub struct LocalFile {
 }
 
 /// The line holding the first byte past [`MIN_BODY_LIMIT`], if the file
-/// is that long.
+/// is that long. Lines end as the parser ends them: LF, CR or CRLF (RFC
+/// 9309 section 2.2).
 fn cap_line(bytes: &[u8]) -> Option<u32> {
     (bytes.len() > MIN_BODY_LIMIT).then(|| {
-        1 + bytes[..MIN_BODY_LIMIT]
+        let head = &bytes[..MIN_BODY_LIMIT];
+        let ends = head
             .iter()
-            .filter(|&&b| b == b'\n')
-            .count() as u32
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\r' || (b == b'\n' && (i == 0 || head[i - 1] != b'\r')))
+            .count();
+        1 + ends as u32
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_line_counts_every_kind_of_line_end() {
+        for end in ["\n", "\r", "\r\n"] {
+            let body = format!("Disallow: /x{end}").repeat(MIN_BODY_LIMIT / 10);
+            let line_len = 12 + end.len();
+            let want = MIN_BODY_LIMIT / line_len + 1;
+            assert_eq!(cap_line(body.as_bytes()), Some(want as u32), "{end:?}");
+        }
+        assert_eq!(cap_line(b"short\r"), None);
+    }
 }
