@@ -55,20 +55,36 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
         let key = token_key(token);
         let keys = &parsed.lookup_keys;
         let lo = keys.partition_point(|&k| k < key);
-        let same = |j: usize| {
-            keys[j] == key
-                && parsed
-                    .agent_token(&parsed.agents[parsed.lookup[j] as usize])
-                    .eq_ignore_ascii_case(token)
-        };
-        // Equal tokens are contiguous among equal keys (sorted by token).
+        // Equal keys hold their tokens sorted (case-insensitively), so the
+        // token's run is found by binary search, however many groups name
+        // it or share its key.
         let run = keys[lo..].partition_point(|&k| k == key);
-        if let Some(first) = (lo..lo + run).find(|&j| same(j)) {
-            let end = (first..lo + run).find(|&j| !same(j)).unwrap_or(lo + run);
+        let token_at = |j: usize| parsed.agent_token(&parsed.agents[parsed.lookup[j] as usize]);
+        let first = lo + partition_point(run, |i| cmp_ignore_case(token_at(lo + i), token).is_lt());
+        let end = first
+            + partition_point(lo + run - first, |i| {
+                token_at(first + i).eq_ignore_ascii_case(token)
+            });
+        if first < end {
             return (&parsed.lookup_groups[first..end], AgentMatch::Named);
         }
     }
     star(parsed)
+}
+
+/// The number of leading positions in `0..n` for which `pred` holds (it
+/// holds for a prefix of them).
+fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// The `*` groups, which apply when none names the crawler.
@@ -109,5 +125,58 @@ mod tests {
         );
         assert!(!robots.is_allowed("GOOGLEBOT", "/d"));
         assert!(robots.is_allowed("GOOGLEBOT", "/e"));
+    }
+
+    /// `select` against a reading of every group in turn, for names that
+    /// share keys and long prefixes, in mixed case, one of them in many
+    /// groups.
+    #[test]
+    fn selection_agrees_with_reading_every_group() {
+        let names = [
+            "bot",
+            "BOT",
+            "googlebo",
+            "googlebot",
+            "Googlebot-Image",
+            "googlebot-imagex",
+            "averyveryverylongbotname-a",
+            "AVeryVeryVeryLongBotName-b",
+            "a",
+        ];
+        let mut body = String::new();
+        let mut named: Vec<Vec<String>> = Vec::new();
+        for g in 0..60 {
+            let mut here = Vec::new();
+            for (j, n) in names.iter().enumerate() {
+                if (g * 7 + j * 3) % 5 < 2 || (j == 0 && g % 2 == 0) {
+                    body.push_str(&format!("User-agent: {n}\n"));
+                    here.push(n.to_ascii_lowercase());
+                }
+            }
+            if here.is_empty() {
+                body.push_str("User-agent: *\n");
+            }
+            body.push_str(&format!("Disallow: /{g}\n\n"));
+            named.push(here);
+        }
+        let robots = Robots::parse(&body);
+        let lines: Vec<u32> = robots.groups().map(|g| g.line()).collect();
+        let star: Vec<u32> = (0..60)
+            .filter(|&g| named[g].is_empty())
+            .map(|g| lines[g])
+            .collect();
+        let queries = names.iter().copied().chain(["Bot/1.0", "googleb", "other"]);
+        for q in queries {
+            let token = q.split('/').next().unwrap().to_ascii_lowercase();
+            let mut want: Vec<u32> = (0..60)
+                .filter(|&g| named[g].contains(&token))
+                .map(|g| lines[g])
+                .collect();
+            if want.is_empty() {
+                want = star.clone();
+            }
+            let got: Vec<u32> = robots.agent(q).groups().map(|g| g.line()).collect();
+            assert_eq!(got, want, "{q}");
+        }
     }
 }

@@ -217,6 +217,12 @@ pub(crate) struct Rare {
     /// Records with keys keepout does not interpret.
     pub records: Box<[Record]>,
     pub warnings: Box<[Warning]>,
+    /// For each crawler name in several groups with more than
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules between
+    /// them: where its run of groups is in `Parsed::lookup_groups` (start,
+    /// end) and the slot in `Parsed::indexes` of one index over them all;
+    /// by start.
+    pub named_indexes: Box<[(u32, u32, u32)]>,
 }
 
 impl Rare {
@@ -225,6 +231,7 @@ impl Rare {
             && self.written.is_empty()
             && self.host.is_none()
             && self.records.is_empty()
+            && self.named_indexes.is_empty()
             && self.warnings.is_empty()
     }
 
@@ -336,16 +343,36 @@ impl Parsed {
     }
 
     /// The slot of the prefix index over the rules of all of `groups`,
-    /// when `groups` are the several `*` groups and have one (see
-    /// [`star_index`](Parsed::star_index)).
+    /// when `groups` are several and have one: the `*` groups (see
+    /// [`star_index`](Parsed::star_index)), or those of one crawler name
+    /// (see [`Rare::named_indexes`]), as `agent::select` gives them.
     #[inline]
     pub fn merged_slot(&self, groups: &[u32]) -> Option<&OnceLock<Box<Index>>> {
-        if !std::ptr::eq(groups, &*self.star_groups) {
+        let slot = if std::ptr::eq(groups, &*self.star_groups) {
+            self.star_index
+        } else if groups.len() > 1 {
+            self.named_slot(groups)?
+        } else {
+            return None;
+        };
+        self.indexes.get(slot as usize).map(|slot| &slot.0)
+    }
+
+    /// The merged index slot of `groups` when they are a crawler name's run
+    /// of `lookup_groups` that has one.
+    fn named_slot(&self, groups: &[u32]) -> Option<u32> {
+        let named = &self.rare()?.named_indexes;
+        let all = self.lookup_groups.as_ptr_range();
+        if named.is_empty() || !all.contains(&groups.as_ptr()) {
             return None;
         }
-        self.indexes
-            .get(self.star_index as usize)
-            .map(|slot| &slot.0)
+        // No `unsafe`: the offset from two addresses in one slice.
+        let start = (groups.as_ptr() as usize - all.start as usize) / std::mem::size_of::<u32>();
+        let i = named
+            .binary_search_by_key(&start, |&(start, _, _)| start as usize)
+            .ok()?;
+        let (start, end, slot) = named[i];
+        (groups.len() == (end - start) as usize).then_some(slot)
     }
 
     /// The sitemap URLs, in file order.
@@ -389,6 +416,9 @@ impl Parsed {
                 .map(|(_, s)| s.len() + 24)
                 .sum::<usize>()
             + self.sitemaps.len() * size_of::<(u32, u32)>()
+            + self
+                .rare()
+                .map_or(0, |r| r.named_indexes.len() * size_of::<(u32, u32, u32)>())
             + self.host().map_or(0, str::len)
             + self.records().iter().map(Record::heap_bytes).sum::<usize>()
             + self

@@ -120,45 +120,57 @@ fn the_agent_handle_answers_like_robots() {
     );
 }
 
-/// Several `*` groups with enough rules between them share one index
-/// (RFC 9309 section 2.2.1 merges them): the deciding rule, its line and
-/// its group are those of the groups read one by one, ties included.
+/// Several groups of one crawler, or several `*` groups, with enough rules
+/// between them share one index (RFC 9309 section 2.2.1 merges them): the
+/// deciding rule, its line and its group are those of the groups read one
+/// by one, ties included.
 #[test]
-fn merged_star_groups_decide_and_explain_like_separate_groups() {
-    let mut body = String::from("User-agent: *\nDisallow: /shop/\nAllow: /shop/public\n");
-    for i in 0..6 {
-        body.push_str(&format!("Disallow: /filler{i}/\n"));
-    }
-    body.push_str("\nUser-agent: other\nDisallow: /\n");
-    body.push_str("\nUser-agent: *\nAllow: /shop/\nDisallow: /*.pdf$\nDisallow: /shop/public\n");
-    let robots = Robots::parse(&body);
-    let handle = robots.agent("Stranger");
-    assert_eq!(
-        handle.groups().map(|g| g.line()).collect::<Vec<_>>(),
-        [1, 14]
-    );
-    // (url, allowed, deciding line, its group's line)
-    let cases = [
-        // `Disallow: /shop/` (line 2) and `Allow: /shop/` (line 15) tie on
-        // length: allow wins (section 2.2.2).
-        ("/shop/cart", true, 15, 14),
-        // `Allow: /shop/public` (line 3) and `Disallow: /shop/public`
-        // (line 17): allow wins again, from the first group.
-        ("/shop/public/x", true, 3, 1),
-        // `/*.pdf$` (7 octets) beats `/shop/` (6).
-        ("/shop/a.pdf", false, 16, 14),
-        ("/filler3/x", false, 7, 1),
-    ];
-    for (url, allowed, line, group) in cases {
-        for d in [robots.explain("Stranger", url), handle.explain(url)] {
-            assert_eq!(d.allowed(), allowed, "{url}");
-            let rule = d.rule().expect("a rule decides");
-            assert_eq!((rule.line(), rule.group().line()), (line, group), "{url}");
+fn merged_groups_decide_and_explain_like_separate_groups() {
+    // The `*` groups, which crawlers without a group of their own read, and
+    // the groups of one named crawler: both are merged (section 2.2.1) and
+    // get one index over all their rules.
+    for (value, crawler) in [("*", "Stranger"), ("Named", "named/2.0")] {
+        let mut body = format!("User-agent: {value}\nDisallow: /shop/\nAllow: /shop/public\n");
+        for i in 0..6 {
+            body.push_str(&format!("Disallow: /filler{i}/\n"));
         }
-        assert_eq!(robots.is_allowed("Stranger", url), allowed, "{url}");
-        assert_eq!(handle.is_allowed(url), allowed, "{url}");
+        body.push_str("\nUser-agent: other\nDisallow: /\n");
+        body.push_str(&format!(
+            "\nUser-agent: {value}\nAllow: /shop/\nDisallow: /*.pdf$\nDisallow: /shop/public\n"
+        ));
+        let robots = Robots::parse(&body);
+        let handle = robots.agent(crawler);
+        assert_eq!(
+            handle.groups().map(|g| g.line()).collect::<Vec<_>>(),
+            [1, 14]
+        );
+        // (url, allowed, deciding line, its group's line)
+        let cases = [
+            // `Disallow: /shop/` (line 2) and `Allow: /shop/` (line 15) tie
+            // on length: allow wins (section 2.2.2).
+            ("/shop/cart", true, 15, 14),
+            // `Allow: /shop/public` (line 3) and `Disallow: /shop/public`
+            // (line 17): allow wins again, from the first group.
+            ("/shop/public/x", true, 3, 1),
+            // `/*.pdf$` (7 octets) beats `/shop/` (6).
+            ("/shop/a.pdf", false, 16, 14),
+            ("/filler3/x", false, 7, 1),
+        ];
+        for (url, allowed, line, group) in cases {
+            for d in [robots.explain(crawler, url), handle.explain(url)] {
+                assert_eq!(d.allowed(), allowed, "{value} {url}");
+                let rule = d.rule().expect("a rule decides");
+                assert_eq!(
+                    (rule.line(), rule.group().line()),
+                    (line, group),
+                    "{value} {url}"
+                );
+            }
+            assert_eq!(robots.is_allowed(crawler, url), allowed, "{value} {url}");
+            assert_eq!(handle.is_allowed(url), allowed, "{value} {url}");
+        }
+        assert!(!robots.is_allowed("other", "/shop/public/x"));
     }
-    assert!(!robots.is_allowed("other", "/shop/public/x"));
 }
 
 #[test]

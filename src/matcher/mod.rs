@@ -3,10 +3,10 @@
 //! For each group that applies, find its best matching rule: the longest
 //! pattern, `Allow` winning a tie. Several groups merge (section 2.2.1), and
 //! the best of the merged rules is the best of the groups' bests, so merged
-//! groups need not be materialised; the one exception is the `*` groups,
-//! which every crawler without a group of its own reads: when there are
-//! several with more than [`INDEX_MIN_RULES`] rules between them, one index
-//! covers them all ([`Parsed::merged_slot`]).
+//! groups need not be materialised. But when the `*` groups (which every
+//! crawler without a group of its own reads), or the groups naming one
+//! crawler, are several with more than [`INDEX_MIN_RULES`] rules between
+//! them, one index covers them all ([`Parsed::merged_slot`]).
 //!
 //! Small groups are scanned linearly, skipping any rule too short to beat the
 //! best match so far; groups with more than [`INDEX_MIN_RULES`] rules get a

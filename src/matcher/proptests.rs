@@ -191,10 +191,12 @@ proptest! {
         }
     }
 
-    /// With several `*` groups, the one index over all their rules returns
-    /// exactly the rule the best of the groups' own bests is.
+    /// With several `*` groups, or several groups naming one crawler, the
+    /// one index over all their rules returns exactly the rule the best of
+    /// the groups' own bests is.
     #[test]
     fn merged_index_agrees_with_groups_one_by_one(
+        named in any::<bool>(),
         groups in prop::collection::vec(rules(24), 2..5),
         paths in prop::collection::vec(
             prop_oneof![4 => path(), 1 => text(60).prop_map(|t| format!("/{t}"))],
@@ -203,10 +205,14 @@ proptest! {
     ) {
         let groups: Vec<TestGroup> = groups
             .into_iter()
-            .map(|rules| TestGroup { agents: vec!["*"], rules: rules.clone() })
+            .map(|rules| TestGroup {
+                agents: vec![if named { "Bot" } else { "*" }],
+                rules: rules.clone(),
+            })
             .collect();
         let parsed = parse::parse(body(&groups).as_bytes(), &ParseOptions::new());
-        let stars = &parsed.star_groups[..];
+        // (Groups without rules run into the next: there may be fewer.)
+        let (stars, _) = crate::agent::select(&parsed, if named { "bot/1.0" } else { "other" });
         let merged = Index::merged(&parsed, stars);
         for p in &paths {
             let normal = percent::path(p.as_bytes());

@@ -614,7 +614,7 @@ impl Builder {
         });
         let lookup_keys = keyed.iter().map(|&k| (k >> 64) as u64).collect();
         let lookup = keyed.iter().map(|&k| k as u32).collect();
-        let lookup_groups = keyed.iter().map(|&k| (k >> 32) as u32).collect();
+        let lookup_groups: Vec<u32> = keyed.iter().map(|&k| (k >> 32) as u32).collect();
         let mut star_groups: Vec<u32> = self
             .agents
             .iter()
@@ -644,12 +644,37 @@ impl Builder {
         } else {
             NO_INDEX
         };
+        // And one for each crawler name in several groups (section 2.2.1
+        // merges them) with enough rules between them: its run of
+        // `lookup_groups`, the slice `agent::select` returns for it.
+        let mut named_indexes = Vec::new();
+        let mut start = 0;
+        for run in keyed.chunk_by(|x, y| {
+            x >> 64 == y >> 64 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
+        }) {
+            let end = start + run.len();
+            if run.len() > 1 {
+                let rules: u32 = lookup_groups[start..end]
+                    .iter()
+                    .map(|&g| {
+                        let (first, last) = self.groups[g as usize].rules;
+                        last - first
+                    })
+                    .sum();
+                if rules > crate::matcher::INDEX_MIN_RULES {
+                    named_indexes.push((start as u32, end as u32, slots));
+                    slots += 1;
+                }
+            }
+            start = end;
+        }
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
             written: self.written.into_boxed_slice(),
             host: self.host,
             records: self.records.into_boxed_slice(),
             warnings: self.warnings.into_boxed_slice(),
+            named_indexes: named_indexes.into_boxed_slice(),
         };
         Parsed {
             arena: self.arena.into_boxed_slice(),
@@ -660,7 +685,7 @@ impl Builder {
             agents: self.agents.into_boxed_slice(),
             lookup_keys,
             lookup,
-            lookup_groups,
+            lookup_groups: lookup_groups.into_boxed_slice(),
             star_groups: star_groups.into_boxed_slice(),
             star_index,
             sitemaps: self.sitemaps.into_boxed_slice(),
@@ -815,7 +840,38 @@ mod tests {
             let a = &p.agents[i as usize];
             assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
             assert_eq!(p.lookup_groups[k], a.group);
+            // The groups the token selects have a merged index exactly when
+            // they are several with enough rules between them.
+            let token = std::str::from_utf8(p.agent_token(a)).unwrap();
+            let (groups, _) = crate::agent::select(&p, token);
+            let rules: u32 = groups
+                .iter()
+                .map(|&g| p.groups[g as usize].rules.1 - p.groups[g as usize].rules.0)
+                .sum();
+            let merged = groups.len() > 1 && rules > crate::matcher::INDEX_MIN_RULES;
+            assert_eq!(p.merged_slot(groups).is_some(), merged, "{token}");
         }
+    }
+
+    #[test]
+    fn a_crawler_in_several_groups_gets_one_merged_index() {
+        let mut body = String::new();
+        for g in 0..3 {
+            body.push_str(&format!("User-agent: bot\nUser-agent: g{g}\n"));
+            for r in 0..4 {
+                body.push_str(&format!("Disallow: /{g}/{r}\n"));
+            }
+        }
+        check_lookup(body.as_bytes());
+        let p = parse(body.as_bytes(), &ParseOptions::new());
+        let (groups, _) = crate::agent::select(&p, "BOT");
+        assert_eq!(groups.len(), 3);
+        assert!(p.merged_slot(groups).is_some());
+        // Its sub-slices are not its run: no index.
+        assert!(p.merged_slot(&groups[..2]).is_none());
+        assert!(p.merged_slot(&groups[1..]).is_none());
+        let (one, _) = crate::agent::select(&p, "g1");
+        assert!(p.merged_slot(one).is_none());
     }
 
     #[test]
