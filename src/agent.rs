@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use crate::matcher::index::partition_point;
 use crate::model::Parsed;
 use crate::parse::{is_star, product_token, trim};
 
@@ -70,21 +71,6 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
         }
     }
     star(parsed)
-}
-
-/// The number of leading positions in `0..n` for which `pred` holds (it
-/// holds for a prefix of them).
-fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }
 
 /// The `*` groups, which apply when none names the crawler.

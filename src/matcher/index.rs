@@ -585,7 +585,7 @@ const MASKS: [u64; 9] = {
 /// The number of leading positions in `0..n` for which `pred` holds (it
 /// holds for a prefix of them): a branch-light binary search.
 #[inline]
-fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+pub(crate) fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
     let (mut lo, mut len) = (0, n);
     while len > 1 {
         let half = len / 2;
