@@ -631,19 +631,19 @@ impl Builder {
             }
         }
         // And one for the `*` groups together, when several apply.
-        let star_rules: u32 = star_groups
-            .iter()
-            .map(|&g| {
-                let (start, end) = self.groups[g as usize].rules;
-                end - start
-            })
-            .sum();
-        let star_index = if star_groups.len() > 1 && star_rules > crate::matcher::INDEX_MIN_RULES {
-            slots += 1;
-            slots - 1
-        } else {
-            NO_INDEX
+        let groups = &self.groups;
+        let rules_in = |of: &[u32]| -> u32 {
+            of.iter()
+                .map(|&g| groups[g as usize].rules.1 - groups[g as usize].rules.0)
+                .sum()
         };
+        let star_index =
+            if star_groups.len() > 1 && rules_in(&star_groups) > crate::matcher::INDEX_MIN_RULES {
+                slots += 1;
+                slots - 1
+            } else {
+                NO_INDEX
+            };
         // And one for each crawler name in several groups (section 2.2.1
         // merges them) with enough rules between them: its run of
         // `lookup_groups`, the slice `agent::select` returns for it.
@@ -653,18 +653,11 @@ impl Builder {
             x >> 64 == y >> 64 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
         }) {
             let end = start + run.len();
-            if run.len() > 1 {
-                let rules: u32 = lookup_groups[start..end]
-                    .iter()
-                    .map(|&g| {
-                        let (first, last) = self.groups[g as usize].rules;
-                        last - first
-                    })
-                    .sum();
-                if rules > crate::matcher::INDEX_MIN_RULES {
-                    named_indexes.push((start as u32, end as u32, slots));
-                    slots += 1;
-                }
+            if run.len() > 1
+                && rules_in(&lookup_groups[start..end]) > crate::matcher::INDEX_MIN_RULES
+            {
+                named_indexes.push((start as u32, end as u32, slots));
+                slots += 1;
             }
             start = end;
         }
