@@ -160,14 +160,16 @@ fn pair_bit(a: u8, b: u8) -> u16 {
 fn required_pairs(pattern: &[u8], seen: &mut [u64; PAIR_WORDS], out: &mut Vec<u16>) {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
     let from = out.len();
-    for piece in body.split(|&b| b == b'*') {
-        for w in piece.windows(2) {
-            let p = pair_bit(w[0], w[1]);
-            let (word, bit) = (p as usize >> 6, 1 << (p & 63));
-            if seen[word] & bit == 0 {
-                seen[word] |= bit;
-                out.push(p);
-            }
+    // The pairs inside pieces are the adjacent ones without a `*`.
+    for w in body.windows(2) {
+        if w[0] == b'*' || w[1] == b'*' {
+            continue;
+        }
+        let p = pair_bit(w[0], w[1]);
+        let (word, bit) = (p as usize >> 6, 1 << (p & 63));
+        if seen[word] & bit == 0 {
+            seen[word] |= bit;
+            out.push(p);
         }
     }
     // `seen` is left empty for the next rule.
@@ -190,25 +192,30 @@ fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<(u16, [u16; 3])> {
     let mut from = 0;
     ends.iter()
         .map(|&end| {
-            // The four rarest, in one pass (insertion into a sorted four).
-            let mut low = [(u32::MAX, NO_ANCHOR); 4];
+            // The four rarest, in one pass: each pair, as one integer with
+            // its count above it, goes through a sorted four by
+            // compare-and-swap, with no branch.
+            let mut low = [u64::MAX; 4];
             for &p in &pairs[from..end] {
-                let mut x = (count[p as usize], p);
-                if x < low[3] {
-                    for slot in &mut low {
-                        if x < *slot {
-                            std::mem::swap(slot, &mut x);
-                        }
-                    }
+                let mut x = (count[p as usize] as u64) << 16 | p as u64;
+                for slot in &mut low {
+                    let lower = x.min(*slot);
+                    x = x.max(*slot);
+                    *slot = lower;
                 }
             }
             from = end;
-            let anchor = low[0].1;
+            // An empty slot (the rule requires fewer pairs) is `u64::MAX`.
+            let anchor = if low[0] == u64::MAX {
+                NO_ANCHOR
+            } else {
+                low[0] as u16
+            };
             let more = |i: usize| {
-                if low[i].1 == NO_ANCHOR {
+                if low[i] == u64::MAX {
                     anchor
                 } else {
-                    low[i].1
+                    low[i] as u16
                 }
             };
             (anchor, [more(1), more(2), more(3)])
@@ -237,6 +244,24 @@ pub(crate) fn key8(s: &[u8]) -> u64 {
     }
 }
 
+/// The first sixteen octets of the `len` octets at `arena[start..]` as a
+/// big-endian integer, zero-padded (as [`key8`] is of eight).
+#[inline]
+fn key16(arena: &[u8], start: usize, len: usize) -> u128 {
+    let n = len.min(16);
+    match arena.get(start..start + 16) {
+        // Sixteen octets at once, those past `len` cleared.
+        Some(w) => {
+            let k = u128::from_be_bytes(w.try_into().expect("16 octets"));
+            k & (!0u128).checked_shl(8 * (16 - n) as u32).unwrap_or(0)
+        }
+        None => arena[start..start + n]
+            .iter()
+            .enumerate()
+            .fold(0, |k, (i, &b)| k | (b as u128) << (120 - 8 * i)),
+    }
+}
+
 impl Index {
     /// The index of one group, whose rules are `rules.0..rules.1`.
     pub(crate) fn build(parsed: &Parsed, rules: (u32, u32)) -> Index {
@@ -259,8 +284,10 @@ impl Index {
     fn over(parsed: &Parsed, rules: impl Iterator<Item = u32>) -> Index {
         let arena = &parsed.arena;
         let rule = |i: u32| &parsed.rules[i as usize];
-        let (wild, prefixed): (Vec<u32>, Vec<u32>) =
-            rules.partition(|&i| is_wild(rule(i).pattern(arena), rule(i).prefix_len(arena)));
+        let (wild, prefixed): (Vec<u32>, Vec<u32>) = rules.partition(|&i| {
+            let r = rule(i);
+            r.flags & WILDCARD != 0 && is_wild(r.pattern(arena), r.prefix_len(arena))
+        });
         // Sorted by prefix (the key decides most comparisons without
         // reading the arena), then as the walk backwards wants to meet them.
         // (A 16-octet key decides nearly every comparison; files list their
@@ -269,10 +296,9 @@ impl Index {
         let mut order: Vec<(u128, &[u8], u32)> = prefixed
             .into_iter()
             .map(|i| {
-                let p = rule(i).literal_prefix(arena);
-                let mut k = [0u8; 16];
-                k[..p.len().min(16)].copy_from_slice(&p[..p.len().min(16)]);
-                (u128::from_be_bytes(k), p, i)
+                let r = rule(i);
+                let p = r.literal_prefix(arena);
+                (key16(arena, r.start as usize, p.len()), p, i)
             })
             .collect();
         order.sort_by(|&(ka, pa, a), &(kb, pb, b)| {
@@ -620,6 +646,21 @@ mod tests {
         assert_eq!(MASKS[0], 0);
         assert_eq!(MASKS[8], u64::MAX);
         assert_eq!(MASKS[1], 0xFF << 56);
+    }
+
+    #[test]
+    fn key16_is_the_first_sixteen_octets_zero_padded() {
+        let arena: Vec<u8> = (1..=40).collect();
+        for start in 0..arena.len() {
+            for len in 0..=arena.len() - start {
+                let mut want = [0u8; 16];
+                let n = len.min(16);
+                want[..n].copy_from_slice(&arena[start..start + n]);
+                let want = u128::from_be_bytes(want);
+                assert_eq!(key16(&arena, start, len), want, "{start} {len}");
+                assert_eq!((want >> 64) as u64, key8(&arena[start..start + len]));
+            }
+        }
     }
 
     #[test]
