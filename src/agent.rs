@@ -54,6 +54,9 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
         // The binary search reads only the tokens' 8-octet keys; tokens are
         // compared whole only between equal keys.
         let key = token_key(token);
+        if parsed.named_filter & crate::model::token_bit(key) == 0 {
+            return star(parsed);
+        }
         let keys = &parsed.lookup_keys;
         let lo = keys.partition_point(|&k| k < key);
         // Equal keys hold their tokens sorted (case-insensitively), so the

@@ -45,13 +45,13 @@ pub(crate) struct Rule {
 /// distances of 255 or more kept apart.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RuleLines {
-    /// The line of rule `STRIDE * k`.
-    base: Box<[u32]>,
+    /// The line of rule `STRIDE * k`, for each block of `STRIDE` rules;
+    /// then (rule, line) of each rule whose delta is `FAR`, by rule, two
+    /// words each. (One array for both spares `Parsed` a slice.)
+    words: Box<[u32]>,
     /// The line of each rule less the previous rule's (0 for a rule at a
     /// multiple of `STRIDE`), or `FAR`.
     delta: Box<[u8]>,
-    /// (rule, line) of the rules whose delta is `FAR`, by rule.
-    far: Box<[(u32, u32)]>,
 }
 
 impl RuleLines {
@@ -61,16 +61,18 @@ impl RuleLines {
     /// The line of rule `i`.
     pub fn get(&self, i: u32) -> u32 {
         let i = i as usize;
+        let blocks = self.delta.len().div_ceil(Self::STRIDE);
+        let (base, far) = self.words.split_at(blocks);
+        let (far, _) = far.as_chunks::<2>();
         let block = i / Self::STRIDE * Self::STRIDE;
-        let mut line = self.base[i / Self::STRIDE];
+        let mut line = base[i / Self::STRIDE];
         for j in block + 1..=i {
             line = match self.delta[j] {
                 Self::FAR => {
-                    let k = self
-                        .far
-                        .binary_search_by_key(&(j as u32), |&(r, _)| r)
+                    let k = far
+                        .binary_search_by_key(&(j as u32), |&[r, _]| r)
                         .expect("far line recorded");
-                    self.far[k].1
+                    far[k][1]
                 }
                 d => line + d as u32,
             };
@@ -79,7 +81,7 @@ impl RuleLines {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.base.len() * 4 + self.delta.len() + self.far.len() * 8
+        self.words.len() * 4 + self.delta.len()
     }
 }
 
@@ -130,10 +132,11 @@ impl RuleLinesBuilder {
     }
 
     pub fn finish(self) -> RuleLines {
+        let mut words = self.base;
+        words.extend(self.far.into_iter().flat_map(|(rule, line)| [rule, line]));
         RuleLines {
-            base: self.base.into(),
+            words: words.into(),
             delta: self.delta.into(),
-            far: self.far.into(),
         }
     }
 }
@@ -189,6 +192,13 @@ pub(crate) struct Group {
     /// The group's slot in [`Parsed::indexes`], or [`NO_INDEX`] for a group
     /// too small to have a prefix index.
     pub index: u32,
+}
+
+/// The bit of [`Parsed::named_filter`] for a token key
+/// (`agent::token_key`): six bits of a multiplicative hash.
+#[inline]
+pub(crate) fn token_bit(key: u64) -> u64 {
+    1 << (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 /// [`Group::index`] of a group without an index slot.
@@ -269,42 +279,57 @@ pub(crate) struct AgentName {
 }
 
 /// A robots.txt, parsed. Shared behind an `Arc` by every clone of `Robots`.
+///
+/// Laid out in the order written (`repr(C)`): the fields that
+/// `Robots::is_allowed` reads for a crawler that no group names come first,
+/// so that such a check reads two cache lines of this struct, not four.
 #[derive(Debug, Clone, Default)]
+#[repr(C)]
 pub(crate) struct Parsed {
-    pub arena: Box<[u8]>,
-    pub rules: Box<[Rule]>,
-    /// The line of each rule.
-    pub rule_lines: RuleLines,
-    pub groups: Box<[Group]>,
-    /// The prefix index slots of the groups with more than
-    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules.
-    pub indexes: Box<[IndexSlot]>,
-    /// Every user-agent value, in file order.
-    pub agents: Box<[AgentName]>,
-    /// Indexes into `agents` of the named (non-`*`) ones with a product
-    /// token, sorted by lower-cased token, then group; duplicates removed.
-    pub lookup: Box<[u32]>,
+    /// A filter of the named tokens: bit [`token_bit`] of each
+    /// `lookup_keys` entry is set, so most crawlers that no group names
+    /// are told so without a search of `lookup_keys`.
+    pub named_filter: u64,
     /// `lookup_keys[i]` is `agent::token_key` of `agents[lookup[i]]`'s
     /// token.
     pub lookup_keys: Box<[u64]>,
-    /// `lookup_groups[i]` is the group of `agents[lookup[i]]`, so the groups
-    /// of one token are a contiguous slice.
-    pub lookup_groups: Box<[u32]>,
     /// Groups with a `*` user-agent, in file order.
     pub star_groups: Box<[u32]>,
+    /// The `*` group when there is exactly one: its rules and index slot
+    /// ([`NO_INDEX`] when it is too small for one), so that a check for a
+    /// crawler no group names, the common case, reads neither
+    /// `star_groups` nor `groups`. `None` otherwise.
+    pub star_one: Option<((u32, u32), u32)>,
     /// When there are several `*` groups with more than
     /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules between
     /// them, the slot in `indexes` of one prefix index over all their
     /// rules (the merged group of RFC 9309 section 2.2.1, which crawlers
     /// without a group of their own all read); else [`NO_INDEX`].
     pub star_index: u32,
+    /// Input octets parsed (after any transcoding; at most
+    /// [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).
+    pub body_len: u32,
+    /// The prefix index slots of the groups with more than
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules.
+    pub indexes: Box<[IndexSlot]>,
+    pub arena: Box<[u8]>,
+    pub rules: Box<[Rule]>,
+    /// The line of each rule.
+    pub rule_lines: RuleLines,
+    pub groups: Box<[Group]>,
+    /// Every user-agent value, in file order.
+    pub agents: Box<[AgentName]>,
+    /// Indexes into `agents` of the named (non-`*`) ones with a product
+    /// token, sorted by lower-cased token, then group; duplicates removed.
+    pub lookup: Box<[u32]>,
+    /// `lookup_groups[i]` is the group of `agents[lookup[i]]`, so the groups
+    /// of one token are a contiguous slice.
+    pub lookup_groups: Box<[u32]>,
     /// Where each sitemap URL is in the arena (as text: UTF-8, or escaped).
     pub sitemaps: Box<[(u32, u32)]>,
     /// Extras, patterns as written, host, records, warnings: `None` when
     /// there are none.
     pub rare: Option<Box<Rare>>,
-    /// Input octets parsed (after any transcoding).
-    pub body_len: usize,
 }
 
 impl Parsed {
@@ -441,6 +466,9 @@ mod tests {
         assert_eq!(std::mem::size_of::<super::Group>(), 24);
         assert_eq!(std::mem::size_of::<super::IndexSlot>(), 16);
         assert_eq!(std::mem::size_of::<super::AgentName>(), 16);
+        // Its first 112 bytes are what `Robots::is_allowed` reads.
+        assert_eq!(std::mem::size_of::<super::Parsed>(), 232);
+        assert_eq!(std::mem::offset_of!(super::Parsed, rule_lines), 112);
     }
 
     #[test]

@@ -253,7 +253,7 @@ impl Robots {
 
     /// Octets of input parsed (after any transcoding).
     pub fn body_len(&self) -> usize {
-        self.parsed.body_len
+        self.parsed.body_len as usize
     }
 
     /// Heap bytes this value keeps: patterns, agents, records, warnings and

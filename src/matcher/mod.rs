@@ -207,6 +207,22 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access)
 /// The best rule over the merged `groups` for `path`.
 #[inline]
 pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> {
+    // The one `*` group, from what `Parsed` keeps of it.
+    if let Some((rules, slot)) = parsed.star_one
+        && std::ptr::eq(groups, &*parsed.star_groups)
+    {
+        return match parsed.indexes.get(slot as usize) {
+            Some(slot) => slot
+                .0
+                .get_or_init(|| Box::new(index::Index::build(parsed, rules)))
+                .best(&parsed.arena, path),
+            None => linear_best(
+                &parsed.arena,
+                &parsed.rules[rules.0 as usize..rules.1 as usize],
+                path,
+            ),
+        };
+    }
     if let Some(slot) = parsed.merged_slot(groups) {
         return slot
             .get_or_init(|| Box::new(index::Index::merged(parsed, groups)))

@@ -612,7 +612,10 @@ impl Builder {
         keyed.dedup_by(|x, y| {
             *x >> 32 == *y >> 32 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
         });
-        let lookup_keys = keyed.iter().map(|&k| (k >> 64) as u64).collect();
+        let lookup_keys: Box<[u64]> = keyed.iter().map(|&k| (k >> 64) as u64).collect();
+        let named_filter = lookup_keys
+            .iter()
+            .fold(0, |f, &k| f | crate::model::token_bit(k));
         let lookup = keyed.iter().map(|&k| k as u32).collect();
         let lookup_groups: Vec<u32> = keyed.iter().map(|&k| (k >> 32) as u32).collect();
         let mut star_groups: Vec<u32> = self
@@ -661,6 +664,13 @@ impl Builder {
             }
             start = end;
         }
+        let star_one = match *star_groups {
+            [g] => {
+                let g = &self.groups[g as usize];
+                Some((g.rules, g.index))
+            }
+            _ => None,
+        };
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
             written: self.written.into_boxed_slice(),
@@ -679,11 +689,14 @@ impl Builder {
             lookup_keys,
             lookup,
             lookup_groups: lookup_groups.into_boxed_slice(),
+            star_one,
+            named_filter,
             star_groups: star_groups.into_boxed_slice(),
             star_index,
             sitemaps: self.sitemaps.into_boxed_slice(),
             rare: rare.boxed(),
-            body_len,
+            // At most `MAX_BODY_LEN` (2^30): see `parse`.
+            body_len: body_len as u32,
         }
     }
 }
@@ -829,6 +842,16 @@ mod tests {
         let p = parse(body, &ParseOptions::new());
         let want = naive_lookup(&p);
         assert_eq!(&*p.lookup, &want[..]);
+        // The filter has every named token's bit; the one `*` group is
+        // kept inline when there is exactly one.
+        for &k in &p.lookup_keys {
+            assert_ne!(p.named_filter & crate::model::token_bit(k), 0);
+        }
+        let star_one = match *p.star_groups {
+            [g] => Some((p.groups[g as usize].rules, p.groups[g as usize].index)),
+            _ => None,
+        };
+        assert_eq!(p.star_one, star_one);
         for (k, &i) in p.lookup.iter().enumerate() {
             let a = &p.agents[i as usize];
             assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
