@@ -82,17 +82,25 @@ pub(crate) fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
 #[inline]
 pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit> {
     let g = &parsed.groups[group as usize];
-    let (start, end) = g.rules;
-    if let Some(slot) = parsed.index_slot(g) {
-        return slot
-            .get_or_init(|| Box::new(index::Index::build(parsed, g.rules)))
-            .best(&parsed.arena, path);
+    rules_best(parsed, g.rules, g.index, path)
+}
+
+/// The best rule for `path` of the group whose rules are `rules` and whose
+/// index slot is `slot` ([`NO_INDEX`](crate::model::NO_INDEX) for a group
+/// scanned linearly).
+#[inline(always)]
+fn rules_best(parsed: &Parsed, rules: (u32, u32), slot: u32, path: &[u8]) -> Option<Hit> {
+    match parsed.indexes.get(slot as usize) {
+        Some(slot) => slot
+            .0
+            .get_or_init(|| Box::new(index::Index::build(parsed, rules)))
+            .best(&parsed.arena, path),
+        None => linear_best(
+            &parsed.arena,
+            &parsed.rules[rules.0 as usize..rules.1 as usize],
+            path,
+        ),
     }
-    linear_best(
-        &parsed.arena,
-        &parsed.rules[start as usize..end as usize],
-        path,
-    )
 }
 
 /// The best of `rules` (a group's rules) for `path`, by a linear scan.
@@ -207,21 +215,12 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access)
 /// The best rule over the merged `groups` for `path`.
 #[inline]
 pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> {
-    // The one `*` group, from what `Parsed` keeps of it.
+    // The one `*` group, from what `Parsed` keeps of it (no look at
+    // `groups`).
     if let Some((rules, slot)) = parsed.star_one
         && std::ptr::eq(groups, &*parsed.star_groups)
     {
-        return match parsed.indexes.get(slot as usize) {
-            Some(slot) => slot
-                .0
-                .get_or_init(|| Box::new(index::Index::build(parsed, rules)))
-                .best(&parsed.arena, path),
-            None => linear_best(
-                &parsed.arena,
-                &parsed.rules[rules.0 as usize..rules.1 as usize],
-                path,
-            ),
-        };
+        return rules_best(parsed, rules, slot, path);
     }
     if let Some(slot) = parsed.merged_slot(groups) {
         return slot
