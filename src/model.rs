@@ -4,8 +4,10 @@
 //! normalised pattern, user-agent value and sitemap URL, an 8-byte [`Rule`] per
 //! allow/disallow line in file order, and one [`Group`] per group. A group's
 //! rules are a contiguous range of the rule array, because groups are
-//! contiguous in the file. Nothing points into the input, so the body can be
-//! dropped after parsing.
+//! contiguous in the file. A group that repeats the rules of the group
+//! before it (files often give several crawlers the same rules, each in a
+//! group of its own) shares that group's patterns in the arena. Nothing
+//! points into the input, so the body can be dropped after parsing.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -27,7 +29,9 @@ pub(crate) const REWRITTEN: u8 = 8;
 /// One allow/disallow rule (8 bytes; its line number is in [`RuleLines`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rule {
-    /// Offset of the normalised pattern in [`Parsed::arena`].
+    /// Offset of the normalised pattern in [`Parsed::arena`]. Offsets
+    /// grow with the rule's index, but for the rules of a group that
+    /// repeats the one before it: those point at the earlier copies.
     pub start: u32,
     /// Length of the normalised pattern in octets: the rule's priority
     /// (RFC 9309 section 2.2.2, "the match that has the most octets").
@@ -215,14 +219,41 @@ impl Clone for IndexSlot {
     }
 }
 
+/// The patterns as written of the rules whose normal form differs, one
+/// after another in one string (8 bytes a rule besides the text, and one
+/// allocation for them all).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Written {
+    /// (rule index, where its text ends in `text`), by rule index.
+    pub ends: Box<[(u32, u32)]>,
+    pub text: Box<str>,
+}
+
+impl Written {
+    /// The pattern as written of rule `rule`, if it has one here.
+    pub fn get(&self, rule: u32) -> Option<&str> {
+        let i = self.ends.binary_search_by_key(&rule, |&(r, _)| r).ok()?;
+        let start = i.checked_sub(1).map_or(0, |j| self.ends[j].1 as usize);
+        self.text.get(start..self.ends[i].1 as usize)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.ends.len() * std::mem::size_of::<(u32, u32)>() + self.text.len()
+    }
+}
+
 /// The parts of a parse most files do not have (about two files in three
 /// have none), kept behind one pointer rather than five empty slices.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Rare {
     /// Crawl-delay and request-rate of the groups that have one, by group.
     pub extras: Box<[GroupExtras]>,
-    /// Patterns as written, for rules flagged `REWRITTEN`, by rule index.
-    pub written: Box<[(u32, Box<str>)]>,
+    /// Patterns as written, for rules flagged `REWRITTEN`.
+    pub written: Written,
     pub host: Option<Box<str>>,
     /// Records with keys keepout does not interpret.
     pub records: Box<[Record]>,
@@ -345,9 +376,9 @@ impl Parsed {
         Some(&extras[i])
     }
 
-    /// Patterns as written, for rules flagged `REWRITTEN`, by rule index.
-    pub fn written(&self) -> &[(u32, Box<str>)] {
-        self.rare().map_or(&[], |r| &r.written)
+    /// The pattern as written of rule `rule`, if it is flagged `REWRITTEN`.
+    pub fn written(&self, rule: u32) -> Option<&str> {
+        self.rare()?.written.get(rule)
     }
 
     pub fn host(&self) -> Option<&str> {
@@ -436,11 +467,7 @@ impl Parsed {
             + self.agents.len() * size_of::<AgentName>()
             + (self.lookup.len() + self.lookup_groups.len() + self.star_groups.len()) * 4
             + self.lookup_keys.len() * 8
-            + self
-                .written()
-                .iter()
-                .map(|(_, s)| s.len() + 24)
-                .sum::<usize>()
+            + self.rare().map_or(0, |r| r.written.heap_bytes())
             + self.sitemaps.len() * size_of::<(u32, u32)>()
             + self
                 .rare()
@@ -518,7 +545,7 @@ mod breakdown {
                 x.groups.len() * size_of::<super::Group>(),
                 x.agents.len() * size_of::<super::AgentName>(),
                 (x.lookup.len() + x.lookup_groups.len() + x.star_groups.len()) * 4,
-                x.written().iter().map(|(_, s)| s.len() + 24).sum::<usize>(),
+                x.rare().map_or(0, |r| r.written.heap_bytes()),
                 x.sitemaps.len() * 8,
                 x.records()
                     .iter()

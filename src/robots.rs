@@ -163,7 +163,8 @@ impl Robots {
                 Some(hit) => {
                     d.allowed = hit.allow;
                     d.cause = Cause::Rule;
-                    d.rule = Some(matcher::rule_index(&self.parsed, hit.at));
+                    d.rule = matcher::rule_index(&self.parsed, groups, hit);
+                    debug_assert!(d.rule.is_some(), "no rule for {hit:?}");
                 }
                 None if groups.is_empty() => d.cause = Cause::NoGroup,
                 None => d.cause = Cause::NoMatchingRule,

@@ -55,12 +55,9 @@ impl<'a> RuleView<'a> {
     /// U+FFFD).
     pub fn pattern(&self) -> &'a str {
         if self.rule().flags & REWRITTEN != 0
-            && let Ok(i) = self
-                .parsed
-                .written()
-                .binary_search_by_key(&self.index, |(r, _)| *r)
+            && let Some(written) = self.parsed.written(self.index)
         {
-            return &self.parsed.written()[i].1;
+            return written;
         }
         self.normalized()
     }

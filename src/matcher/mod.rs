@@ -37,12 +37,15 @@ pub(crate) struct Hit {
     pub len: u16,
     /// An `Allow` rule: wins a tie of length (section 2.2.2).
     pub allow: bool,
-    /// The pattern's offset in `Parsed::arena`. Rules are stored in file
-    /// order, so this orders them as their index does: the earlier rule
-    /// wins a full tie, and the answer (and its explanation) does not
-    /// depend on the search order. A check never needs the rule's index,
-    /// so it never reads `Parsed::rules` to find it ([`rule_index`] does,
-    /// for an explanation).
+    /// The pattern's offset in `Parsed::arena`. Patterns are stored in
+    /// file order, so this orders rules as their index does: the earlier
+    /// rule wins a full tie, and the answer (and its explanation) does not
+    /// depend on the search order. (A group that repeats the rules of the
+    /// one before it shares their patterns; a match of such a rule is an
+    /// equal match of its earlier twin, see `Builder::share_patterns`.) A
+    /// check never needs the rule's index, so it never reads
+    /// `Parsed::rules` to find it ([`rule_index`] does, for an
+    /// explanation).
     pub at: u32,
 }
 
@@ -238,12 +241,23 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
     best
 }
 
-/// The index in `Parsed::rules` of the rule whose pattern starts at arena
-/// offset `at` (a [`Hit::at`]).
-pub(crate) fn rule_index(parsed: &Parsed, at: u32) -> u32 {
-    let i = parsed.rules.partition_point(|r| r.start < at);
-    debug_assert_eq!(parsed.rules.get(i).map(|r| r.start), Some(at));
-    i as u32
+/// The index in `Parsed::rules` of the rule of `groups` that `hit` (a
+/// match in those groups) stands for. Within a group, rules are in arena
+/// order. Two rules of different groups can share an offset (a group that
+/// repeats the patterns of the one before it shares them), so the rule is
+/// the first, in file order, of those at `hit.at` of `hit`'s kind: the one
+/// a tie goes to.
+pub(crate) fn rule_index(parsed: &Parsed, groups: &[u32], hit: Hit) -> Option<u32> {
+    groups
+        .iter()
+        .filter_map(|&g| {
+            let (start, end) = parsed.groups[g as usize].rules;
+            let rules = &parsed.rules[start as usize..end as usize];
+            let i = rules.partition_point(|r| r.start < hit.at);
+            let r = rules.get(i)?;
+            (r.start == hit.at && r.allow() == hit.allow).then_some(start + i as u32)
+        })
+        .min()
 }
 
 /// RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed."

@@ -71,6 +71,28 @@ fn group() -> impl Strategy<Value = TestGroup> {
         .prop_map(|(agents, rules)| TestGroup { agents, rules })
 }
 
+/// Groups of which some repeat the patterns of the group before them (each
+/// rule keeping its own kind, or the earlier rule's): the parser shares
+/// the earlier copies then, and answers and explanations must not change.
+fn groups_with_repeats(n: std::ops::Range<usize>) -> impl Strategy<Value = Vec<TestGroup>> {
+    prop::collection::vec((group(), prop::bool::weighted(0.4), prop::bool::ANY), n).prop_map(|gs| {
+        let mut out: Vec<TestGroup> = Vec::new();
+        for (mut g, repeat, same_kinds) in gs {
+            if let Some(before) = out.last().filter(|_| repeat) {
+                let kinds = g.rules.iter().map(|r| r.0).chain(std::iter::repeat(true));
+                g.rules = before
+                    .rules
+                    .iter()
+                    .zip(kinds)
+                    .map(|((allow, p), own)| (if same_kinds { *allow } else { own }, p.clone()))
+                    .collect();
+            }
+            out.push(g);
+        }
+        out
+    })
+}
+
 fn body(groups: &[TestGroup]) -> String {
     let mut s = String::new();
     for g in groups {
@@ -138,7 +160,7 @@ proptest! {
     /// `Robots::is_allowed` and the agent handle agree with the reference.
     #[test]
     fn fast_matcher_agrees_with_reference(
-        groups in prop::collection::vec(group(), 1..4),
+        groups in groups_with_repeats(1..4),
         paths in prop::collection::vec(path(), 1..12),
         query in prop::sample::select(QUERIES),
     ) {
@@ -157,6 +179,41 @@ proptest! {
                 prop_assert_eq!(robots.is_allowed(query, p), want, "path {}", p);
                 prop_assert_eq!(handle.is_allowed(p), want, "handle, path {}", p);
             }
+        }
+    }
+
+    /// `explain` names the rule the reference picks: of the crawler's
+    /// groups' rules that match, the longest (an `Allow` winning a tie of
+    /// length), and of those the first in the file, also where a group
+    /// repeats the one before it and the two share their patterns.
+    #[test]
+    fn explain_names_the_first_strongest_rule(
+        groups in groups_with_repeats(1..5),
+        paths in prop::collection::vec(path(), 1..12),
+        query in prop::sample::select(QUERIES),
+    ) {
+        let robots = Robots::parse(body(&groups));
+        let bot = robots.agent(query);
+        let rules: Vec<_> = bot.groups().flat_map(|g| g.rules()).collect();
+        for p in &paths {
+            let normal = percent::path(p.as_bytes());
+            let want = rules
+                .iter()
+                .filter(|r| glob_matches(r.normalized(), &normal))
+                .map(|r| {
+                    let allow = r.kind() == crate::RuleKind::Allow;
+                    (r.normalized().len(), allow, std::cmp::Reverse(r.line()))
+                })
+                .max()
+                .map(|(_, _, line)| line.0);
+            let url = format!("https://example.com{p}");
+            let d = robots.explain(query, &url);
+            if d.cause() == crate::Cause::RobotsTxt {
+                continue;
+            }
+            prop_assert_eq!(d.rule().map(|r| r.line()), want, "url {}", url);
+            let handle = bot.explain(&url).rule().map(|r| r.line());
+            prop_assert_eq!(handle, want, "handle, url {}", url);
         }
     }
 
@@ -197,19 +254,25 @@ proptest! {
     #[test]
     fn merged_index_agrees_with_groups_one_by_one(
         named in any::<bool>(),
-        groups in prop::collection::vec(rules(24), 2..5),
+        groups in prop::collection::vec((rules(24), prop::bool::weighted(0.4)), 2..5),
         paths in prop::collection::vec(
             prop_oneof![4 => path(), 1 => text(60).prop_map(|t| format!("/{t}"))],
             1..16,
         ),
     ) {
-        let groups: Vec<TestGroup> = groups
-            .into_iter()
-            .map(|rules| TestGroup {
+        // Some groups repeat the one before (sharing its patterns).
+        let mut all: Vec<TestGroup> = Vec::new();
+        for (rules, repeat) in groups {
+            let rules = match all.last() {
+                Some(before) if repeat => before.rules.clone(),
+                _ => rules,
+            };
+            all.push(TestGroup {
                 agents: vec![if named { "Bot" } else { "*" }],
-                rules: rules.clone(),
-            })
-            .collect();
+                rules,
+            });
+        }
+        let groups = all;
         let parsed = parse::parse(body(&groups).as_bytes(), &ParseOptions::new());
         // (Groups without rules run into the next: there may be fewer.)
         let (stars, _) = crate::agent::select(&parsed, if named { "bot/1.0" } else { "other" });
@@ -268,6 +331,12 @@ proptest! {
     fn wildcard_agrees_with_glob(p in pattern(), s in path()) {
         wildcard_agrees(&p, &s)?;
     }
+}
+
+/// Does a rule's normalised pattern match the normalised path (the
+/// reference's view: an empty pattern matches nothing)?
+fn glob_matches(pattern: &str, path: &[u8]) -> bool {
+    !pattern.is_empty() && reference::glob(pattern.as_bytes(), path)
 }
 
 /// The fast wildcard matcher and the reference glob agree on pattern `p`
