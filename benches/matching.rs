@@ -4,8 +4,10 @@
 //! Groups (each reads as a ratio: same input, same throughput unit):
 //!
 //! - `parse/rest`, `parse/oracle`: every corpus file (bytes/s). keepout's
-//!   parse alone, and parse plus the first check (which builds the prefix
-//!   index of a large `*` group); texting_robots's `Robot::new` for one agent;
+//!   parse alone; parse plus the first check (which scans a large group:
+//!   its prefix index is built once checks have cost as much); parse plus
+//!   an agent handle and one check (the handle builds the prefix indexes
+//!   of its groups at once); texting_robots's `Robot::new` for one agent;
 //!   robotstxt's tokenizer with a no-op handler (it builds nothing).
 //! - `check/rest`, `check/oracle`: the same shuffled (file, URL) list for
 //!   every library (checks/s). robotstxt re-parses the file per check, so it
@@ -93,6 +95,16 @@ fn bench_parse(c: &mut Criterion, sets: &[Set]) {
                 for f in &set.files {
                     let r = Robots::parse(black_box(&f.body));
                     black_box(r.is_allowed(AGENT, "https://example.com/"));
+                }
+            })
+        });
+        // An agent handle builds the prefix indexes of its groups at once:
+        // what the index costs, whenever checks come to pay for it.
+        g.bench_function(BenchmarkId::new("keepout_indexed", set.label), |b| {
+            b.iter(|| {
+                for f in &set.files {
+                    let r = Robots::parse(black_box(&f.body));
+                    black_box(r.agent(AGENT).is_allowed("https://example.com/"));
                 }
             })
         });
@@ -293,22 +305,25 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
         let mb = |id: &str| {
             per_sec(&format!("parse/{id}/{l}"), set.bytes).map(|v| v / (1u64 << 20) as f64)
         };
-        let (k, kf, t, r) = (
+        let (k, kf, ki, t, r) = (
             mb("keepout"),
             mb("keepout_first_check"),
+            mb("keepout_indexed"),
             mb("texting_robots"),
             mb("robotstxt_tokenize"),
         );
         println!(
-            "parse/{l}: keepout {} MiB/s, keepout+first check {} MiB/s, texting_robots {} MiB/s, \
-             robotstxt tokenizer {} MiB/s; keepout/texting_robots {} (with first check {}), \
-             keepout/robotstxt tokenizer {}",
+            "parse/{l}: keepout {} MiB/s, keepout+first check {} MiB/s, keepout+index build {} MiB/s, \
+             texting_robots {} MiB/s, robotstxt tokenizer {} MiB/s; keepout/texting_robots {} \
+             (with first check {}, with index build {}), keepout/robotstxt tokenizer {}",
             fmt_rate(k),
             fmt_rate(kf),
+            fmt_rate(ki),
             fmt_rate(t),
             fmt_rate(r),
             ratio(k, t),
             ratio(kf, t),
+            ratio(ki, t),
             ratio(k, r)
         );
         let n = set.pairs.len() as u64;

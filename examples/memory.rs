@@ -127,7 +127,7 @@ fn main() {
         measured_total as f64 / body_total as f64
     );
     println!(
-        "prefix indexes built by the first check for `*` (robots.agent(\"x\")): {index_total} B in total ({:.3} of body)",
+        "prefix indexes of the `*` groups (built by robots.agent(\"x\")): {index_total} B in total ({:.3} of body)",
         index_total as f64 / body_total as f64
     );
     println!(

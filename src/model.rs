@@ -10,6 +10,7 @@
 //! points into the input, so the body can be dropped after parsing.
 
 use std::sync::OnceLock;
+use std::sync::atomic::AtomicU32;
 use std::time::Duration;
 
 use crate::lint::Warning;
@@ -208,14 +209,51 @@ pub(crate) fn token_bit(key: u64) -> u64 {
 /// [`Group::index`] of a group without an index slot.
 pub(crate) const NO_INDEX: u32 = u32::MAX;
 
-/// Where a large group's prefix index goes, built on first use (boxed, so
-/// an unbuilt one costs 16 bytes). A clone starts empty again.
+/// Where a large group's prefix index goes, built when checks have come to
+/// need it ([`rent`](crate::matcher::rent)); boxed, so an unbuilt one costs
+/// 16 bytes. A clone starts empty again.
 #[derive(Debug, Default)]
 pub(crate) struct IndexSlot(pub OnceLock<Box<Index>>);
 
 impl Clone for IndexSlot {
     fn clone(&self) -> Self {
         IndexSlot::default()
+    }
+}
+
+/// [`Parsed::star_one`]: the rules and index slot of the one `*` group, or
+/// none (12 bytes, where an `Option` would take 16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StarOne((u32, u32), u32);
+
+impl StarOne {
+    /// No rule range starts there: a body has fewer rules than octets.
+    const NONE: StarOne = StarOne((u32::MAX, u32::MAX), NO_INDEX);
+
+    pub fn new(one: Option<((u32, u32), u32)>) -> StarOne {
+        one.map_or(StarOne::NONE, |(rules, slot)| StarOne(rules, slot))
+    }
+
+    #[inline]
+    pub fn get(self) -> Option<((u32, u32), u32)> {
+        (self != StarOne::NONE).then_some((self.0, self.1))
+    }
+}
+
+impl Default for StarOne {
+    fn default() -> StarOne {
+        StarOne::NONE
+    }
+}
+
+/// [`Parsed::spent`], in units of one rule looked at. A clone starts at
+/// zero, as its indexes start unbuilt.
+#[derive(Debug, Default)]
+pub(crate) struct Spent(pub AtomicU32);
+
+impl Clone for Spent {
+    fn clone(&self) -> Self {
+        Spent::default()
     }
 }
 
@@ -330,8 +368,11 @@ pub(crate) struct Parsed {
     /// The `*` group when there is exactly one: its rules and index slot
     /// ([`NO_INDEX`] when it is too small for one), so that a check for a
     /// crawler no group names, the common case, reads neither
-    /// `star_groups` nor `groups`. `None` otherwise.
-    pub star_one: Option<((u32, u32), u32)>,
+    /// `star_groups` nor `groups`.
+    pub star_one: StarOne,
+    /// What checks have spent on linear scans of groups whose index is not
+    /// built yet ([`rent`](crate::matcher::rent)).
+    pub spent: Spent,
     /// When there are several `*` groups with more than
     /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules between
     /// them, the slot in `indexes` of one prefix index over all their

@@ -196,13 +196,21 @@ impl Robots {
     /// The `Crawl-delay` for `agent`: from the groups that apply to it
     /// (its own, else `*`), the first valid value in file order.
     pub fn crawl_delay(&self, agent: &str) -> Option<Duration> {
-        self.agent(agent).crawl_delay()
+        self.groups_of(agent).find_map(|g| g.crawl_delay())
     }
 
     /// The `Request-rate` for `agent`, chosen like
     /// [`crawl_delay`](Robots::crawl_delay).
     pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
-        self.agent(agent).request_rate()
+        self.groups_of(agent).find_map(|g| g.request_rate())
+    }
+
+    /// The groups that apply to `agent`, as [`agent`](Robots::agent) finds
+    /// them, without preparing them for checks (which builds indexes).
+    fn groups_of(&self, agent: &str) -> impl Iterator<Item = GroupView<'_>> {
+        let parsed = &*self.parsed;
+        let (groups, _) = agent::select(parsed, agent);
+        groups.iter().map(move |&index| GroupView { parsed, index })
     }
 
     /// The `Sitemap` URLs, in file order, as written. Sitemap records belong
@@ -258,9 +266,10 @@ impl Robots {
     }
 
     /// Heap bytes this value keeps: patterns, agents, records, warnings and
-    /// bookkeeping, not counting prefix indexes built on first use of large
-    /// groups (24 bytes per rule of such a group, plus 128 bytes when it has
-    /// wildcard rules).
+    /// bookkeeping, not counting the prefix indexes that checks or
+    /// [`agent`](Robots::agent) handles build for large groups (24 bytes
+    /// per rule of such a group, plus 128 bytes when it has wildcard
+    /// rules).
     pub fn heap_bytes(&self) -> usize {
         self.parsed.heap_bytes()
     }

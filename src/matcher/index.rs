@@ -41,7 +41,8 @@
 //! rule; and none at all when a prefix rule longer than every wildcard rule
 //! matched.
 //!
-//! Built once per group on first use (the parse itself never sorts): 24
+//! Built once per group, when checks have come to need it (the parse itself
+//! never sorts; see [`super::rent`]): 24
 //! bytes per rule, about 150 bytes per index, and 516 bytes more for an
 //! index of 32 prefix rules or more. Each entry holds all a check reads of
 //! its rule, so the search's probes bring in what the chain walk then

@@ -14,7 +14,7 @@ use crate::limits::MAX_BODY_LEN;
 use crate::lint::{Warning, WarningKind};
 use crate::model::{
     ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Parsed, REWRITTEN, Rare,
-    Rule, RuleLinesBuilder, WILDCARD, Written,
+    Rule, RuleLinesBuilder, StarOne, WILDCARD, Written,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{Record, RequestRate, parse_crawl_delay};
@@ -734,13 +734,13 @@ impl Builder {
             }
             start = end;
         }
-        let star_one = match *star_groups {
+        let star_one = StarOne::new(match *star_groups {
             [g] => {
                 let g = &self.groups[g as usize];
                 Some((g.rules, g.index))
             }
             _ => None,
-        };
+        });
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
             written: Written {
@@ -763,6 +763,7 @@ impl Builder {
             lookup,
             lookup_groups: lookup_groups.into_boxed_slice(),
             star_one,
+            spent: Default::default(),
             named_filter,
             star_groups: star_groups.into_boxed_slice(),
             star_index,
@@ -924,7 +925,7 @@ mod tests {
             [g] => Some((p.groups[g as usize].rules, p.groups[g as usize].index)),
             _ => None,
         };
-        assert_eq!(p.star_one, star_one);
+        assert_eq!(p.star_one.get(), star_one);
         for (k, &i) in p.lookup.iter().enumerate() {
             let a = &p.agents[i as usize];
             assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
