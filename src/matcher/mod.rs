@@ -127,9 +127,10 @@ const INDEX_PRICE_SCANS: u32 = 32;
 /// build would ("buy"), then build. A crawler that checks a handful of
 /// URLs of a host never pays for an index it would not use; one that
 /// checks many pays for it after a few checks, and at most about twice what
-/// building at once would have cost in all. A scan is costed at `n` units
-/// (one a rule) for each 16 octets of path started, as a wildcard rule
-/// costs about the length of the path to match: a long path buys at once,
+/// building at once would have cost in all. A scan is costed at `n` units,
+/// one a rule, times one more than the path's number of whole 16-octet
+/// blocks, as a wildcard rule costs about the length of the path to match
+/// (and a prefix rule rarely more than a block): a long path buys at once,
 /// so the adversarial case is as fast as ever. The spending is counted per
 /// parsed file (`Parsed::spent`), not per group: a second large group of
 /// the file is built sooner, never later. An [`Agent`](crate::Agent)
