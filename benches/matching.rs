@@ -12,6 +12,9 @@
 //! - `check/rest`, `check/oracle`: the same shuffled (file, URL) list for
 //!   every library (checks/s). robotstxt re-parses the file per check, so it
 //!   runs on a fixed uniform sample of the list (every 8th pair).
+//! - `first_checks`: the files but the oracle's, each parsed and checked N
+//!   times, through `Robots::is_allowed` (large groups scanned until their
+//!   index is worth building) and through a handle made at once.
 //! - `adversarial`: one check of an 8 KiB URL against a 500 KiB file.
 //!
 //! A summary of the ratios, read back from criterion's estimates, is printed
@@ -230,6 +233,49 @@ fn robotstxt_checks(set: &Set) -> usize {
     set.pairs.len().div_ceil(ROBOTSTXT_STRIDE)
 }
 
+/// How many checks a file gets before its prefix indexes are built
+/// (see `matcher::rent` in the crate): the 345 files, each parsed and then
+/// checked N times with its own URLs through `Robots::is_allowed`, which
+/// scans a large group until the scans have cost about what its index
+/// would, then builds it; against the same after an agent handle has built
+/// the indexes at once.
+const FIRST_CHECKS: [usize; 5] = [1, 4, 16, 64, 256];
+
+fn bench_first_checks(c: &mut Criterion, set: &Set) {
+    let urls: Vec<Vec<String>> = set
+        .files
+        .iter()
+        .map(|f| corpus::urls_for(&f.body))
+        .collect();
+    let mut g = c.benchmark_group("first_checks");
+    for n in FIRST_CHECKS {
+        g.bench_function(BenchmarkId::new("scan_first", n), |b| {
+            b.iter(|| {
+                for (f, urls) in set.files.iter().zip(&urls) {
+                    let r = Robots::parse(black_box(&f.body));
+                    for url in urls.iter().cycle().take(n) {
+                        black_box(r.is_allowed(AGENT, url));
+                    }
+                }
+            })
+        });
+        g.bench_function(BenchmarkId::new("build_at_once", n), |b| {
+            b.iter(|| {
+                for (f, urls) in set.files.iter().zip(&urls) {
+                    let r = Robots::parse(black_box(&f.body));
+                    // The handle builds the indexes; the checks go the same
+                    // way as the other's.
+                    r.agent(AGENT);
+                    for url in urls.iter().cycle().take(n) {
+                        black_box(r.is_allowed(AGENT, url));
+                    }
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
 fn bench_adversarial(c: &mut Criterion) {
     let body = corpus::adversarial_body();
     let url = corpus::adversarial_url();
@@ -351,6 +397,20 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
             ratio(i, r)
         );
     }
+    let first: Vec<String> = FIRST_CHECKS
+        .iter()
+        .map(|n| {
+            let ns = |id: &str| mean_ns(home, &format!("first_checks/{id}/{n}"), since);
+            match (ns("scan_first"), ns("build_at_once")) {
+                (Some(a), Some(b)) => format!("{n}: {:.2}", a / b),
+                _ => format!("{n}: -"),
+            }
+        })
+        .collect();
+    println!(
+        "first_checks/rest: parse + N checks a file, scan first / build at once: {}",
+        first.join(", ")
+    );
     for id in ["handle", "is_allowed"] {
         if let Some(ns) = mean_ns(home, &format!("adversarial/{id}"), since) {
             println!(
@@ -374,6 +434,7 @@ fn main() {
     let sets = sets();
     bench_parse(&mut c, &sets);
     bench_check(&mut c, &sets);
+    bench_first_checks(&mut c, &sets[0]);
     bench_adversarial(&mut c);
     c.final_summary();
     summary(&home, &sets, since);

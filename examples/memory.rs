@@ -5,8 +5,8 @@
 //! truth measured by a counting global allocator: the heap bytes still live
 //! after `Robots::parse` returned (the parse's temporaries are freed by
 //! then), which includes the `Arc` that holds the parsed value. Then the
-//! median ratios and the totals, and the prefix-index bytes that the first
-//! check builds for the largest groups.
+//! median ratios and the totals, and the bytes of the prefix indexes that
+//! an agent handle builds for the `*` groups.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering::Relaxed};
