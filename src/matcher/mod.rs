@@ -310,23 +310,47 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
     best
 }
 
-/// The index in `Parsed::rules` of the rule of `groups` that `hit` (a
-/// match in those groups) stands for. Within a group, rules are in arena
-/// order. Two rules of different groups can share an offset (a group that
-/// repeats the patterns of the one before it shares them), so the rule is
-/// the first, in file order, of those at `hit.at` of `hit`'s kind: the one
-/// a tie goes to.
+/// The index in `Parsed::rules` of the rule of `groups` (in file order)
+/// that `hit`, a match in those groups, stands for. Two rules of
+/// different groups can share an offset (a group that repeats the rules of
+/// the one before it shares their patterns), so the rule is the first, in
+/// file order, of those at `hit.at` of `hit`'s kind: the one a tie goes to.
+///
+/// O(log groups) but for the groups sharing the pattern: patterns are
+/// stored in file order, so along `groups` the offset of a group's first
+/// rule never decreases (a group sharing the patterns of the one before
+/// starts where that one does, and an empty group's "first rule" is the
+/// next group's), nor does that of its last.
 pub(crate) fn rule_index(parsed: &Parsed, groups: &[u32], hit: Hit) -> Option<u32> {
-    groups
-        .iter()
-        .filter_map(|&g| {
-            let (start, end) = parsed.groups[g as usize].rules;
-            let rules = &parsed.rules[start as usize..end as usize];
-            let i = rules.partition_point(|r| r.start < hit.at);
-            let r = rules.get(i)?;
-            (r.start == hit.at && r.allow() == hit.allow).then_some(start + i as u32)
-        })
-        .min()
+    let range = |g: u32| parsed.groups[g as usize].rules;
+    let first_at = |g: u32| {
+        parsed
+            .rules
+            .get(range(g).0 as usize)
+            .map_or(u32::MAX, |r| r.start)
+    };
+    // The groups that may hold a rule at `hit.at` end here...
+    let end = groups.partition_point(|&g| first_at(g) <= hit.at);
+    let mut found = None;
+    for &g in groups[..end].iter().rev() {
+        let (start, end) = range(g);
+        let rules = &parsed.rules[start as usize..end as usize];
+        let Some(last) = rules.last() else {
+            continue;
+        };
+        // ...and start after the last group whose rules all lie before.
+        if last.start < hit.at {
+            break;
+        }
+        let i = rules.partition_point(|r| r.start < hit.at);
+        if let Some(r) = rules.get(i)
+            && r.start == hit.at
+            && r.allow() == hit.allow
+        {
+            found = Some(start + i as u32);
+        }
+    }
+    found
 }
 
 /// RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed."

@@ -579,9 +579,8 @@ impl Builder {
     /// Ends the current group's range of rules at the last rule pushed.
     #[inline]
     fn close_group(&mut self) {
-        let end = self.rules.len() as u32;
         if let Some(g) = self.groups.last_mut() {
-            g.rules.1 = end;
+            g.rules.1 = self.rules.len() as u32;
         }
         // Only a group with as many rules as the one before, whose
         // patterns take enough octets to be worth a look, can share them.
