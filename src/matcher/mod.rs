@@ -134,11 +134,11 @@ const INDEX_PRICE_SCANS: u32 = 8;
 /// the build would ("buy"), then build. A crawler that checks a handful of
 /// URLs of a host never pays for an index it would not use; one that
 /// checks many pays for it after a few checks, plus the scans before. A
-/// scan is costed at `n` units,
-/// one a rule, times one more than the path's number of whole 16-octet
-/// blocks, as a wildcard rule costs about the length of the path to match
-/// (and a prefix rule rarely more than a block): a long path buys at once,
-/// so the adversarial case is as fast as ever. The spending is counted per
+/// scan is costed at `n` units, one a rule, times one more than the path's
+/// number of whole 16-octet blocks, as a wildcard rule costs about the
+/// length of the path to match (and a prefix rule rarely more than a
+/// block): a long path buys at once, so the adversarial case is as fast as
+/// ever. The spending is counted per
 /// parsed file (`Parsed::spent`), not per group: a second large group of
 /// the file is built sooner, never later. An [`Agent`](crate::Agent)
 /// handle builds its groups' indexes when it is made, not through here.
