@@ -21,7 +21,7 @@
 //! |---|---|---|
 //! | URL length | none | a check costs O(URL) per rule considered: it never backtracks, whatever the pattern (`/*a*a*a…`, `/********/`) |
 //! | one rule | O(pattern + URL) | each `*`-separated piece is found by one forward substring search |
-//! | a group of more than 8 rules | a prefix index, built once scans of the group have cost as much, or for a handle (24 octets per indexed rule) | only rules whose literal prefix is a prefix of the path are tried |
+//! | a group of more than 8 rules | a prefix index, built once scans of the group have cost about as much, or for a handle (24 octets per indexed rule) | only rules whose literal prefix is a prefix of the path are tried |
 //!
 //! The worst case is many wildcard rules that all share the path's prefix
 //! and must each scan the whole URL: a check then costs O(rules × URL). The
