@@ -1,0 +1,199 @@
+//! keepout against texting_robots in alternating rounds:
+//! `cargo bench --bench ratios` (about 15 s).
+//!
+//! `--bench matching` (criterion) times each library in turn, a minute or
+//! more apart; on a machine shared with other jobs its speed drifts in
+//! between, and the ratios of single runs of that bench have ranged from
+//! 6.4x to 8.8x for the parse of the same files by the same code. Here each
+//! round times the libraries back to back on the same inputs (their order
+//! turned every round), for a fixed slice of wall time each, and the ratio
+//! is taken within the round. The median over the rounds, and the spread of
+//! the middle half of them, are printed: drift that both libraries share
+//! cancels out of the ratio.
+//!
+//! Inputs are those of `--bench matching` (see `benches/corpus/mod.rs`):
+//! the same files, agent and shuffled (file, URL) list. Environment:
+//! `RATIO_ROUNDS` (default 21) and `RATIO_MS`, milliseconds per library
+//! per round (default 60).
+
+mod corpus;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use keepout::Robots;
+
+use corpus::{AGENT, File};
+
+/// Runs `f` until `budget` has passed (at least once); nanoseconds per run.
+fn per_run(budget: Duration, mut f: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut runs = 0u32;
+    while runs == 0 || start.elapsed() < budget {
+        f();
+        runs += 1;
+    }
+    start.elapsed().as_secs_f64() * 1e9 / f64::from(runs)
+}
+
+/// The median of `v` and the range of its middle half (sorted in place).
+fn median_and_quartiles(v: &mut [f64]) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.25), at(0.75))
+}
+
+/// Times the `contenders` (name, one pass over the input) against
+/// `baseline`, alternating, for `rounds` rounds; prints each contender's
+/// speed-up over the baseline. `unit` turns nanoseconds per pass into the
+/// printed rate.
+fn compare(
+    title: &str,
+    rounds: usize,
+    budget: Duration,
+    baseline: (&str, &mut dyn FnMut()),
+    contenders: &mut [(&str, &mut dyn FnMut())],
+    unit: (&str, f64),
+) {
+    let n = contenders.len();
+    let mut base_ns = Vec::with_capacity(rounds);
+    let mut ns = vec![Vec::with_capacity(rounds); n];
+    let mut ratios = vec![Vec::with_capacity(rounds); n];
+    // A warm-up pass of each.
+    (baseline.1)();
+    for (_, f) in contenders.iter_mut() {
+        f();
+    }
+    for round in 0..rounds {
+        // The baseline first in even rounds, last in odd ones.
+        let mut base = 0.0;
+        if round % 2 == 0 {
+            base = per_run(budget, &mut *baseline.1);
+        }
+        let mut here = vec![0.0; n];
+        for k in 0..n {
+            // The contenders' order turns too.
+            let k = (k + round) % n;
+            here[k] = per_run(budget, &mut *contenders[k].1);
+        }
+        if round % 2 == 1 {
+            base = per_run(budget, &mut *baseline.1);
+        }
+        base_ns.push(base);
+        for k in 0..n {
+            ns[k].push(here[k]);
+            ratios[k].push(base / here[k]);
+        }
+    }
+    let rate = |v: &mut Vec<f64>| unit.1 / median_and_quartiles(v).0;
+    println!(
+        "{title}: {rounds} rounds of {} ms a library",
+        budget.as_millis()
+    );
+    println!(
+        "  {:<22} {:>12.1} {}",
+        baseline.0,
+        rate(&mut base_ns),
+        unit.0
+    );
+    for k in 0..n {
+        let (mid, lo, hi) = median_and_quartiles(&mut ratios[k]);
+        println!(
+            "  {:<22} {:>12.1} {}   {:.2}x {} (middle half of the rounds: {:.2}x to {:.2}x)",
+            contenders[k].0,
+            rate(&mut ns[k]),
+            unit.0,
+            mid,
+            baseline.0,
+            lo,
+            hi
+        );
+    }
+}
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let started = Instant::now();
+    let rounds = env_or("RATIO_ROUNDS", 21).max(1) as usize;
+    let budget = Duration::from_millis(env_or("RATIO_MS", 60).max(1));
+    let all = corpus::load();
+    let rest: Vec<&File> = all.iter().filter(|f| f.name != corpus::ORACLE).collect();
+    let oracle: Vec<&File> = all.iter().filter(|f| f.name == corpus::ORACLE).collect();
+    let every: Vec<&File> = all.iter().collect();
+    for (label, files) in [
+        ("the 345 files but the oracle's", &rest),
+        ("the oracle file", &oracle),
+        ("all 346 files", &every),
+    ] {
+        let bytes: usize = files.iter().map(|f| f.body.len()).sum();
+        compare(
+            &format!("parse, {label} ({bytes} bytes)"),
+            rounds,
+            budget,
+            ("texting_robots", &mut || {
+                for f in files {
+                    let _ = black_box(texting_robots::Robot::new(AGENT, black_box(&f.body)));
+                }
+            }),
+            &mut [("keepout", &mut || {
+                for f in files {
+                    black_box(Robots::parse(black_box(&f.body)));
+                }
+            })],
+            ("MiB/s", bytes as f64 * 1e9 / f64::from(1 << 20)),
+        );
+    }
+    // Checks: the same list as `--bench matching`'s `check/rest`.
+    let files: Vec<File> = all
+        .into_iter()
+        .filter(|f| f.name != corpus::ORACLE)
+        .collect();
+    let pairs = corpus::pairs(&files);
+    let robots: Vec<Robots> = files.iter().map(|f| Robots::parse(&f.body)).collect();
+    let handles: Vec<keepout::Agent<'_>> = robots.iter().map(|r| r.agent(AGENT)).collect();
+    let texting: Vec<Option<texting_robots::Robot>> = files
+        .iter()
+        .map(|f| texting_robots::Robot::new(AGENT, &f.body).ok())
+        .collect();
+    compare(
+        &format!(
+            "checks, {} (file, URL) pairs over the 345 files",
+            pairs.len()
+        ),
+        rounds,
+        budget,
+        ("texting_robots", &mut || {
+            let mut n = 0usize;
+            for (i, url) in &pairs {
+                if let Some(t) = &texting[*i] {
+                    n += t.allowed(black_box(url)) as usize;
+                }
+            }
+            black_box(n);
+        }),
+        &mut [
+            ("keepout handle", &mut || {
+                let mut n = 0usize;
+                for (i, url) in &pairs {
+                    n += handles[*i].is_allowed(black_box(url)) as usize;
+                }
+                black_box(n);
+            }),
+            ("keepout is_allowed", &mut || {
+                let mut n = 0usize;
+                for (i, url) in &pairs {
+                    n += robots[*i].is_allowed(AGENT, black_box(url)) as usize;
+                }
+                black_box(n);
+            }),
+        ],
+        ("checks/s", pairs.len() as f64 * 1e9),
+    );
+    println!("(bench run: {:.0} s)", started.elapsed().as_secs_f64());
+}
