@@ -268,8 +268,8 @@ impl Robots {
     /// Heap bytes this value keeps: patterns, agents, records, warnings and
     /// bookkeeping, not counting the prefix indexes that checks or
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
-    /// per rule of such a group, plus 128 bytes when it has wildcard
-    /// rules).
+    /// per rule of such a group, about 150 bytes per index, and 516 more
+    /// for an index of 32 prefix rules or more).
     pub fn heap_bytes(&self) -> usize {
         self.parsed.heap_bytes()
     }
