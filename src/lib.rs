@@ -89,6 +89,7 @@ pub mod cache;
 mod error;
 mod explain;
 pub mod fetch;
+mod lanes;
 pub mod limits;
 mod lint;
 mod matcher;

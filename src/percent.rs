@@ -22,6 +22,8 @@
 
 use std::borrow::Cow;
 
+use crate::lanes::{Lanes, Marks, lanes_or, lanes_where};
+
 /// What to do with an input octet.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {
@@ -226,7 +228,7 @@ static SPECIAL_LINE: [u8; 256] = {
 };
 
 /// [`SPECIAL`] as arithmetic, for sixteen octets at a time: the compiler
-/// turns [`hits16`] of it into a dozen SIMD compares (SSE2 and NEON are
+/// turns [`marks16`] of it into a dozen SIMD compares (SSE2 and NEON are
 /// baseline), where table lookups go one octet at a time. A test checks it
 /// against the table.
 #[inline(always)]
@@ -252,24 +254,12 @@ fn special_line(b: u8) -> bool {
     special(b) | (b == b'#')
 }
 
-/// The position of the first of the sixteen octets for which `f` holds, or
-/// 16. Written so that it vectorises and does not branch: `f` over all
-/// sixteen into 0/1 octets (SIMD compares), then the lowest set octet.
+/// The sixteen octets for which `f` holds. Written so that it vectorises and
+/// does not branch: `f` over all sixteen lanes (SIMD compares), then one
+/// step to a set of lanes ([`Marks`]).
 #[inline(always)]
-pub(crate) fn first16(chunk: &[u8; 16], f: impl Fn(u8) -> bool) -> usize {
-    // 128 trailing zeros (16 octets) when none holds.
-    hits16(chunk, f).trailing_zeros() as usize / 8
-}
-
-/// `f` over the sixteen octets, as a 0/1 octet per position (little-endian:
-/// position 0 is the low octet).
-#[inline(always)]
-fn hits16(chunk: &[u8; 16], f: impl Fn(u8) -> bool) -> u128 {
-    let mut hits = [0u8; 16];
-    for (h, &b) in hits.iter_mut().zip(chunk) {
-        *h = f(b) as u8;
-    }
-    u128::from_le_bytes(hits)
+fn marks16(chunk: &Lanes, f: impl Fn(u8) -> bool) -> Marks {
+    Marks::of(lanes_where(chunk, f))
 }
 
 /// The position of the first octet at or after `i` for which `f` holds, or
@@ -283,7 +273,7 @@ fn find_from(
     table: &[u8; 256],
 ) -> usize {
     while let Some(chunk) = input.get(i..i + 16) {
-        let k = first16(chunk.try_into().expect("16 octets"), f);
+        let k = marks16(chunk.try_into().expect("16 octets"), f).first();
         i += k;
         if k < 16 {
             return i;
@@ -294,10 +284,8 @@ fn find_from(
     // shifted out (no loop and no branch per octet).
     if let Some(start) = input.len().checked_sub(16) {
         let chunk = input[start..].try_into().expect("16 octets");
-        let hits = hits16(chunk, f)
-            .checked_shr(8 * (i - start) as u32)
-            .unwrap_or(0);
-        return i + (hits.trailing_zeros() as usize / 8).min(input.len() - i);
+        let hits = marks16(chunk, f).after(i - start);
+        return i + hits.first().min(input.len() - i);
     }
     while i < input.len() && table[input[i] as usize] == 0 {
         i += 1;
@@ -341,41 +329,10 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C')
 }
 
-/// Sixteen octets as lanes. Each helper below is one loop over the lanes,
-/// which the compiler turns into one SIMD operation (SSE2 and NEON are
-/// baseline); a predicate written as one expression over an octet is not
-/// reliably vectorised.
-pub(crate) type Lanes = [u8; 16];
-
-/// 0xFF in the lanes where `f` holds, 0 elsewhere.
-#[inline(always)]
-pub(crate) fn lanes_where(v: &Lanes, f: impl Fn(u8) -> bool) -> Lanes {
-    let mut r = [0u8; 16];
-    for i in 0..16 {
-        r[i] = if f(v[i]) { 0xFF } else { 0 };
-    }
-    r
-}
-
-#[inline(always)]
-pub(crate) fn lanes_or(a: Lanes, b: Lanes) -> Lanes {
-    let mut r = [0u8; 16];
-    for i in 0..16 {
-        r[i] = a[i] | b[i];
-    }
-    r
-}
-
-/// The first lane of `m` that is not 0, or 16.
-#[inline(always)]
-pub(crate) fn first_lane(m: Lanes) -> usize {
-    u128::from_le_bytes(m).trailing_zeros() as usize / 8
-}
-
 /// The first of sixteen octets that [`look_lanes`] marks, or 16.
 #[cfg(test)]
 fn first_look(v: &Lanes) -> usize {
-    first_lane(look_lanes(v))
+    Marks::of(look_lanes(v)).first()
 }
 
 /// [`special_line`] over sixteen octets, and also `!` and `~` (which are
@@ -460,17 +417,17 @@ pub(crate) fn normalize_line_value(
                 out.extend_from_slice(&body[plain..i]);
                 // Fewer than sixteen octets are left past `i`: the loop
                 // below comes back here.
-                break (i, 0);
+                break (i, Marks::NONE);
             };
             let chunk: &Lanes = chunk.try_into().expect("16 octets");
-            let m = look_lanes(chunk);
-            let k = first_lane(m);
+            let m = Marks::of(look_lanes(chunk));
+            let k = m.first();
             if k < 16 {
                 out.extend_from_slice(chunk);
                 out.truncate(out.len() - 16 + k);
                 let at = i;
                 i += k;
-                break (at, u128::from_le_bytes(m));
+                break (at, m);
             }
             out.extend_from_slice(chunk);
             i += 16;
@@ -491,14 +448,14 @@ pub(crate) fn normalize_line_value(
                 break;
             };
             // `chunk[..16 - r]` is the rest of the classified chunk.
-            let rest = hits >> (8 * r);
+            let rest = hits.after(r);
             out.extend_from_slice(chunk);
-            if rest == 0 {
+            if rest.is_empty() {
                 out.truncate(out.len() - r);
                 i = at + 16;
                 break;
             }
-            let k = rest.trailing_zeros() as usize / 8;
+            let k = rest.first();
             out.truncate(out.len() - 16 + k);
             i += k;
         }

@@ -3,8 +3,9 @@
 
 use memchr::{memchr, memchr2, memchr3};
 
+use crate::lanes::{Lanes, Marks, lanes_or, lanes_where};
 use crate::limits::MAX_LINE_LEN;
-use crate::percent::{self, Lanes, Mode, Seen, first_lane, lanes_or, lanes_where};
+use crate::percent::{self, Mode, Seen};
 // The octets of a key the fast path reads are those of a product token:
 // letters, digits, `-`, `_`.
 use super::TOKEN as KEY;
@@ -240,13 +241,14 @@ static VALUE_STOP: [u8; 256] = {
 fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = body.get(i..i + 16) {
         let v: &Lanes = chunk.try_into().expect("16 octets");
-        let k = first_lane(lanes_or(
+        let k = Marks::of(lanes_or(
             lanes_or(
                 lanes_where(v, |b| b == b'\n'),
                 lanes_where(v, |b| b == b'\r'),
             ),
             lanes_or(lanes_where(v, |b| b == b'#'), lanes_where(v, |b| b == 0)),
-        ));
+        ))
+        .first();
         i += k;
         if k < 16 {
             return i;

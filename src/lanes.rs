@@ -1,0 +1,183 @@
+//! Sixteen octets at a time: the scans of the parser and of URL paths.
+//!
+//! A scan tests sixteen octets at once and then needs the first octet that
+//! a test marked. The tests are written as plain loops over a `[u8; 16]`
+//! ([`lanes_where`], [`lanes_or`]), which the compiler turns into SIMD
+//! compares (SSE2 and NEON are baseline). Turning the marked lanes into a
+//! position is the one step safe Rust cannot express: on x86-64 it is
+//! `pmovmskb`, one instruction, reached through `safe_arch` (the crate
+//! forbids `unsafe`, and `core::arch` asks for it even for baseline
+//! features). Elsewhere the lanes are read as one 128-bit integer, which
+//! the compiler takes through memory: correct, a few instructions slower.
+//! ([`Marks`] hides which.)
+
+/// Sixteen octets, or sixteen lane results (0 or 0xFF).
+pub(crate) type Lanes = [u8; 16];
+
+/// 0xFF in the lanes where `f` holds, 0 elsewhere. One loop over the lanes,
+/// which the compiler makes one or two SIMD operations; a predicate written
+/// as one expression over an octet is not reliably vectorised, so callers
+/// combine several of these with [`lanes_or`].
+#[inline(always)]
+pub(crate) fn lanes_where(v: &Lanes, f: impl Fn(u8) -> bool) -> Lanes {
+    let mut r = [0u8; 16];
+    for i in 0..16 {
+        r[i] = if f(v[i]) { 0xFF } else { 0 };
+    }
+    r
+}
+
+/// Lane-wise or.
+#[inline(always)]
+pub(crate) fn lanes_or(a: Lanes, b: Lanes) -> Lanes {
+    let mut r = [0u8; 16];
+    for i in 0..16 {
+        r[i] = a[i] | b[i];
+    }
+    r
+}
+
+/// The set of marked lanes of a [`Lanes`] result, in order: lane 0 first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Marks(imp::Bits);
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use sse2 as imp;
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use portable as imp;
+
+impl Marks {
+    /// No lane.
+    pub(crate) const NONE: Marks = Marks(0);
+
+    /// The lanes of `m` that are not 0; each lane must be 0 or 0xFF.
+    #[inline(always)]
+    pub(crate) fn of(m: Lanes) -> Marks {
+        Marks(imp::bits(m))
+    }
+
+    /// The first marked lane, or 16 when none is.
+    #[inline(always)]
+    pub(crate) fn first(self) -> usize {
+        imp::first(self.0)
+    }
+
+    /// No lane is marked.
+    #[inline(always)]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The marks of lanes `r..`, moved down to start at lane 0 (none for
+    /// `r` of 16 or more).
+    #[inline(always)]
+    pub(crate) fn after(self, r: usize) -> Marks {
+        Marks(self.0.checked_shr(r as u32 * imp::LANE_BITS).unwrap_or(0))
+    }
+}
+
+/// One bit per lane: `pmovmskb` takes the top bit of each.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    pub(super) type Bits = u32;
+    pub(super) const LANE_BITS: u32 = 1;
+
+    #[inline(always)]
+    pub(super) fn bits(m: super::Lanes) -> Bits {
+        safe_arch::move_mask_i8_m128i(safe_arch::m128i::from(m)) as u32
+    }
+
+    #[inline(always)]
+    pub(super) fn first(b: Bits) -> usize {
+        // A 17th lane, always marked, stands for "none".
+        (b | 1 << 16).trailing_zeros() as usize
+    }
+}
+
+/// The lanes themselves, eight bits each (compiled for tests too, which
+/// check it against the same reading as the SSE2 version).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+mod portable {
+    pub(super) type Bits = u128;
+    pub(super) const LANE_BITS: u32 = 8;
+
+    #[inline(always)]
+    pub(super) fn bits(m: super::Lanes) -> Bits {
+        u128::from_le_bytes(m)
+    }
+
+    #[inline(always)]
+    pub(super) fn first(b: Bits) -> usize {
+        // 128 trailing zeros when none is marked.
+        b.trailing_zeros() as usize / 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each lane pattern of one or two marks, with a 17th lane standing
+    /// for "none".
+    fn patterns() -> impl Iterator<Item = (Lanes, usize, usize)> {
+        (0..=16).flat_map(|a| {
+            (0..=16).map(move |b| {
+                let mut m = [0u8; 16];
+                for i in [a, b] {
+                    if i < 16 {
+                        m[i] = 0xFF;
+                    }
+                }
+                (m, a, b)
+            })
+        })
+    }
+
+    /// The first marked lane at or after `r` (16 at most), counted from
+    /// `r`, or 16 when none is.
+    fn naive(m: &Lanes, r: usize) -> usize {
+        let r = r.min(16);
+        (r..16).find(|&i| m[i] != 0).map_or(16, |i| i - r)
+    }
+
+    /// `Marks` (whichever implementation this target uses) agrees with
+    /// reading the lanes one by one, for every shift.
+    #[test]
+    fn marks_agree_with_lanes() {
+        for (m, a, b) in patterns() {
+            let marks = Marks::of(m);
+            assert_eq!(marks.first(), naive(&m, 0));
+            assert_eq!(marks.is_empty(), a == 16 && b == 16);
+            for r in 0..=20 {
+                assert_eq!(marks.after(r).first(), naive(&m, r), "{a} {b} {r}");
+            }
+        }
+    }
+
+    /// The portable version, which other targets use, reads the same.
+    #[test]
+    fn portable_agrees_with_lanes() {
+        for (m, ..) in patterns() {
+            let bits = portable::bits(m);
+            assert_eq!(portable::first(bits), naive(&m, 0));
+            for r in 0..16 {
+                let after = bits >> (r as u32 * portable::LANE_BITS);
+                assert_eq!(portable::first(after), naive(&m, r));
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_where_and_or() {
+        let v: Lanes = *b"ab\ncd#ef\0gh\rijkl";
+        let m = lanes_or(
+            lanes_where(&v, |b| b == b'\n' || b == b'\r'),
+            lanes_where(&v, |b| b == b'#' || b == 0),
+        );
+        let marked: Vec<usize> = (0..16).filter(|&i| m[i] == 0xFF).collect();
+        assert_eq!(marked, [2, 5, 8, 11]);
+        assert_eq!(Marks::of(m).first(), 2);
+        assert_eq!(Marks::of(m).after(3).first(), 2);
+    }
+}
