@@ -1,5 +1,5 @@
 //! keepout against texting_robots in alternating rounds:
-//! `cargo bench --bench ratios` (about 15 s).
+//! `cargo bench --bench ratios` (about 25 s).
 //!
 //! `--bench matching` (criterion) times each library in turn, a minute or
 //! more apart; on a machine shared with other jobs its speed drifts in
@@ -141,11 +141,29 @@ fn main() {
                     let _ = black_box(texting_robots::Robot::new(AGENT, black_box(&f.body)));
                 }
             }),
-            &mut [("keepout", &mut || {
-                for f in files {
-                    black_box(Robots::parse(black_box(&f.body)));
-                }
-            })],
+            &mut [
+                ("keepout", &mut || {
+                    for f in files {
+                        black_box(Robots::parse(black_box(&f.body)));
+                    }
+                }),
+                // As `--bench matching` times them: one check of a fresh
+                // parse (which scans a large group rather than index it),
+                // and an `Agent` handle (which indexes its groups of more
+                // than 8 rules at once) with one check through it.
+                ("keepout + first check", &mut || {
+                    for f in files {
+                        let r = Robots::parse(black_box(&f.body));
+                        black_box(r.is_allowed(AGENT, "https://example.com/"));
+                    }
+                }),
+                ("keepout + index build", &mut || {
+                    for f in files {
+                        let r = Robots::parse(black_box(&f.body));
+                        black_box(r.agent(AGENT).is_allowed("https://example.com/"));
+                    }
+                }),
+            ],
             ("MiB/s", bytes as f64 * 1e9 / f64::from(1 << 20)),
         );
     }

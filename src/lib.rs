@@ -59,6 +59,7 @@
 //! |---|---|
 //! | `parse` | bytes to rules, one pass, lenient ([`Robots::parse`], [`ParseOptions`]) |
 //! | `percent` | percent-encoding normal form of paths and patterns (RFC 9309 section 2.2.2) |
+//! | `lanes` | sixteen octets at a time: the SIMD scans of the parser and of URL paths |
 //! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards |
 //! | `agent` | choosing the groups for a crawler's product token |
 //! | [`Robots`], [`Agent`], [`Decision`] | the questions a crawler asks, and why the answer |
