@@ -38,6 +38,38 @@ pub(crate) fn lanes_or(a: Lanes, b: Lanes) -> Lanes {
     r
 }
 
+/// The position of the first octet at or after `i` that `mark` marks, or
+/// `input.len()`: sixteen octets a step. `mark` gives 0xFF for the lanes to
+/// find (built from [`lanes_where`] and [`lanes_or`]); `table` holds 1 for
+/// the same octets, for inputs shorter than sixteen.
+#[inline(always)]
+pub(crate) fn find(
+    input: &[u8],
+    mut i: usize,
+    mark: impl Fn(&Lanes) -> Lanes,
+    table: &[u8; 256],
+) -> usize {
+    while let Some(chunk) = input.get(i..i + 16) {
+        let k = Marks::of(mark(chunk.try_into().expect("16 octets"))).first();
+        i += k;
+        if k < 16 {
+            return i;
+        }
+    }
+    // Fewer than sixteen octets are left: when the input has sixteen, the
+    // last sixteen are one more step, with the octets already scanned
+    // shifted out (no loop and no branch per octet).
+    if let Some(start) = input.len().checked_sub(16) {
+        let chunk = input[start..].try_into().expect("16 octets");
+        let hits = Marks::of(mark(chunk)).after(i - start);
+        return i + hits.first().min(input.len() - i);
+    }
+    while i < input.len() && table[input[i] as usize] == 0 {
+        i += 1;
+    }
+    i
+}
+
 /// The set of marked lanes of a [`Lanes`] result, in order: lane 0 first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Marks(imp::Bits);
@@ -165,6 +197,30 @@ mod tests {
             for r in 0..16 {
                 let after = bits >> (r as u32 * portable::LANE_BITS);
                 assert_eq!(portable::first(after), naive(&m, r));
+            }
+        }
+    }
+
+    /// `find` agrees with a search octet by octet, from every offset of
+    /// inputs of every length up to 40, wherever the octets to find are.
+    #[test]
+    fn find_agrees_with_a_plain_search() {
+        let mut table = [0u8; 256];
+        table[b'#' as usize] = 1;
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut input = vec![b'a'; len];
+                if at < len {
+                    input[at] = b'#';
+                }
+                if len > 20 {
+                    input[len - 3] = b'#';
+                }
+                for i in 0..=len {
+                    let want = (i..len).find(|&j| input[j] == b'#').unwrap_or(len);
+                    let got = find(&input, i, |v| lanes_where(v, |b| b == b'#'), &table);
+                    assert_eq!(got, want, "{len} {at} {i}");
+                }
             }
         }
     }

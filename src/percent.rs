@@ -22,7 +22,7 @@
 
 use std::borrow::Cow;
 
-use crate::lanes::{Lanes, Marks, lanes_or, lanes_where};
+use crate::lanes::{self, Lanes, Marks, lanes_or, lanes_where};
 
 /// What to do with an input octet.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -228,7 +228,7 @@ static SPECIAL_LINE: [u8; 256] = {
 };
 
 /// [`SPECIAL`] as arithmetic, for sixteen octets at a time: the compiler
-/// turns [`marks16`] of it into a dozen SIMD compares (SSE2 and NEON are
+/// turns [`find_from`] of it into a dozen SIMD compares (SSE2 and NEON are
 /// baseline), where table lookups go one octet at a time. A test checks it
 /// against the table.
 #[inline(always)]
@@ -254,43 +254,13 @@ fn special_line(b: u8) -> bool {
     special(b) | (b == b'#')
 }
 
-/// The sixteen octets for which `f` holds. Written so that it vectorises and
-/// does not branch: `f` over all sixteen lanes (SIMD compares), then one
-/// step to a set of lanes ([`Marks`]).
-#[inline(always)]
-fn marks16(chunk: &Lanes, f: impl Fn(u8) -> bool) -> Marks {
-    Marks::of(lanes_where(chunk, f))
-}
-
 /// The position of the first octet at or after `i` for which `f` holds, or
-/// `input.len()`: sixteen octets per step, then the tail by `table` (which
-/// agrees with `f`; a test checks both pairs).
+/// `input.len()`: [`lanes::find`] with `f` over sixteen lanes at once (SIMD
+/// compares), and `table` (which agrees with `f`; a test checks both pairs)
+/// for inputs shorter than sixteen.
 #[inline(always)]
-fn find_from(
-    input: &[u8],
-    mut i: usize,
-    f: impl Fn(u8) -> bool + Copy,
-    table: &[u8; 256],
-) -> usize {
-    while let Some(chunk) = input.get(i..i + 16) {
-        let k = marks16(chunk.try_into().expect("16 octets"), f).first();
-        i += k;
-        if k < 16 {
-            return i;
-        }
-    }
-    // Fewer than sixteen octets are left: when the input has sixteen, the
-    // last sixteen are one more step, with the octets already scanned
-    // shifted out (no loop and no branch per octet).
-    if let Some(start) = input.len().checked_sub(16) {
-        let chunk = input[start..].try_into().expect("16 octets");
-        let hits = marks16(chunk, f).after(i - start);
-        return i + hits.first().min(input.len() - i);
-    }
-    while i < input.len() && table[input[i] as usize] == 0 {
-        i += 1;
-    }
-    i
+fn find_from(input: &[u8], i: usize, f: impl Fn(u8) -> bool + Copy, table: &[u8; 256]) -> usize {
+    lanes::find(input, i, |v| lanes_where(v, f), table)
 }
 
 /// The position of the first octet at or after `i` that is not plainly kept,

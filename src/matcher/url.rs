@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::lanes::{Lanes, Marks, lanes_or, lanes_where};
+use crate::lanes::{self, Lanes, lanes_or, lanes_where};
 use crate::percent::{self, Mode};
 
 /// The path and query of `url`, which may be absolute (`https://h/p?q#f`),
@@ -83,21 +83,23 @@ fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
 /// once (a `memchr3` call costs more to set up than such a host takes).
 #[inline]
 fn authority_len(s: &[u8]) -> usize {
-    let mut i = 0;
-    while let Some(chunk) = s.get(i..i + 16) {
-        let v: &Lanes = chunk.try_into().expect("16 octets");
-        let k = Marks::of(lanes_or(
+    let ends = |v: &Lanes| {
+        lanes_or(
             lanes_or(lanes_where(v, |b| b == b'/'), lanes_where(v, |b| b == b'?')),
             lanes_where(v, |b| b == b'#'),
-        ))
-        .first();
-        i += k;
-        if k < 16 {
-            return i;
-        }
-    }
-    memchr::memchr3(b'/', b'?', b'#', &s[i..]).map_or(s.len(), |j| i + j)
+        )
+    };
+    lanes::find(s, 0, ends, &AUTHORITY_END)
 }
+
+/// 1 for the octets that end an authority: `/`, `?`, `#`.
+static AUTHORITY_END: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = 1;
+    t[b'?' as usize] = 1;
+    t[b'#' as usize] = 1;
+    t
+};
 
 /// The path and query of `url` as written, possibly empty or starting
 /// with `?`.

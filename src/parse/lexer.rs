@@ -237,6 +237,8 @@ static VALUE_STOP: [u8; 256] = {
 
 /// The offset of the first octet at or after `i` marked in `table` (which
 /// must be [`VALUE_STOP`]), or the body's length; sixteen octets per step.
+/// (Not [`lanes::find`](crate::lanes::find): its tail step, inlined here,
+/// took the parse of the corpus from 31.90 M to 32.34 M instructions.)
 #[inline]
 fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = body.get(i..i + 16) {
