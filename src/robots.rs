@@ -268,7 +268,7 @@ impl Robots {
     /// Heap bytes this value keeps: patterns, agents, records, warnings and
     /// bookkeeping, not counting the prefix indexes that checks or
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
-    /// per rule of such a group, about 150 bytes per index, and 516 more
+    /// per rule of such a group, about 200 bytes per index, and 516 more
     /// for an index of 32 prefix rules or more).
     pub fn heap_bytes(&self) -> usize {
         self.parsed.heap_bytes()
