@@ -118,7 +118,8 @@ struct Wild {
 pub(crate) struct Index {
     /// The set of the anchors, as [`PAIR_BITS`] bits.
     anchors: [u64; PAIR_WORDS],
-    /// Wildcard rules, by anchor, ascending (those without one last).
+    /// Wildcard rules, by anchor, ascending (those without one last), and
+    /// within an anchor's run the longest first.
     wild: Box<[Wild]>,
     /// The longest wildcard rule: a path whose best prefix rule is longer
     /// needs no look at them.
@@ -368,7 +369,9 @@ impl Index {
                 }
             })
             .collect();
-        wild.sort_unstable_by_key(|w| (w.anchor, w.at));
+        // Longest first within a run: a check stops at the first rule of a
+        // run too short to beat its best match so far.
+        wild.sort_unstable_by_key(|w| (w.anchor, std::cmp::Reverse(w.len), w.at));
         let mut anchors = [0u64; PAIR_WORDS];
         let mut runs = Vec::new();
         for (i, w) in wild.iter().enumerate() {
@@ -559,13 +562,17 @@ impl Index {
         let holds = |bit: u16| held[bit as usize >> 6] >> (bit & 63) & 1;
         // Long paths (where a search costs) share piece searches across rules.
         let mut memo = (path.len() >= MEMO_MIN_PATH).then(wildcard::Memo::new);
+        // Most rules tried fail one of three cheap tests, done inline in
+        // the loops below: shorter than the best match so far (`floor`; a
+        // run is longest first, so its loop stops there), a literal prefix
+        // the path does not start with, or pairs the path does not hold.
+        // The few left are matched out of line.
+        let mut floor = best.map_or(0, |b| b.len);
+        let passes = |w: &Wild| {
+            path_key & MASKS[w.prefix as usize] == w.key
+                && holds(w.more[0]) & holds(w.more[1]) & holds(w.more[2]) != 0
+        };
         let mut try_rule = |w: &Wild, best: &mut Option<Hit>| {
-            if best.is_some_and(|b| w.len < b.len)
-                || path_key & MASKS[w.prefix as usize] != w.key
-                || holds(w.more[0]) & holds(w.more[1]) & holds(w.more[2]) == 0
-            {
-                return;
-            }
             let hit = Hit {
                 len: w.len,
                 allow: w.allow,
@@ -581,10 +588,16 @@ impl Index {
                     *best = Some(hit);
                 }
             }
+            best.map_or(0, |b| b.len)
         };
         // The rules without an anchor, after all the anchored ones.
         for w in &wild[self.plain as usize..] {
-            try_rule(w, &mut best);
+            if w.len < floor {
+                break;
+            }
+            if passes(w) {
+                floor = try_rule(w, &mut best);
+            }
         }
         // The anchors the path holds, met with the set of anchors word by
         // word; each anchor's rules are a run of `wild`, found by its rank.
@@ -596,7 +609,12 @@ impl Index {
                 hits &= hits - 1;
                 let run = self.runs[rank] as usize..self.runs[rank + 1] as usize;
                 for w in &wild[run] {
-                    try_rule(w, &mut best);
+                    if w.len < floor {
+                        break;
+                    }
+                    if passes(w) {
+                        floor = try_rule(w, &mut best);
+                    }
                 }
             }
         }
