@@ -25,7 +25,7 @@
 //! | one byte per second | `body_dribbled_one_byte_per_second_times_out`, `head_dribbled_one_byte_per_second_times_out` |
 //! | endless chunked body | `endless_body_in_tiny_chunks_is_cut_at_the_cap`, `endless_line_is_cut_at_the_cap_and_dropped`, `error_status_with_an_endless_body_is_not_read` |
 //! | gzip bomb | `deflate_bomb_chunked_is_inflated_only_to_the_cap`, `brotli_bomb_is_inflated_only_to_the_cap` |
-//! | Content-Length smaller / larger | `content_length_smaller_than_the_body_ignores_the_rest`, `content_length_larger_than_the_body_is_truncated`, `content_length_beyond_the_cap_reads_only_the_cap`, `invalid_content_length_is_unreachable` |
+//! | Content-Length smaller / larger | `content_length_smaller_than_the_body_ignores_the_rest`, `content_length_larger_than_the_body_is_truncated`, `content_length_with_the_limit_raised_is_no_allocation_either`, `content_length_beyond_the_cap_reads_only_the_cap`, `invalid_content_length_is_unreachable` |
 //! | reset mid-body | `reset_mid_headers_is_unreachable`, `reset_mid_compressed_body_is_unreachable` |
 //! | invalid HTTP | `invalid_status_lines_are_unreachable`, `undefined_status_999_is_unreachable`, `binary_noise_is_unreachable`, `http09_body_without_status_line_is_unreachable`, `malformed_chunking_is_unreachable`, `lenient_but_valid_framing_is_fetched` |
 //! | 1xx responses | `informational_responses_then_ok_is_fetched`, `processing_forever_times_out`, `unsolicited_switching_protocols_is_unreachable` |
@@ -994,6 +994,37 @@ async fn content_length_larger_than_the_body_is_truncated() {
         result(&robots),
         &FetchResult::Unreachable(UnreachableReason::TruncatedBody {
             expected: 1 << 40,
+            received: RULES.len() as u64,
+        })
+    );
+    assert_disallow_all(&robots, &base);
+}
+
+#[tokio::test]
+async fn content_length_with_the_limit_raised_is_no_allocation_either() {
+    // With no body limit to bound it, 2^62 announced must not become an
+    // allocation (that would abort the process, not panic).
+    let server = serve(|_| {
+        vec![
+            send(head("200 OK", &["Content-Length: 4611686018427387904"])),
+            send(RULES),
+            Step::Close,
+        ]
+    })
+    .await;
+    let base = server.base();
+    let fetcher = Fetcher::builder()
+        .timeout(LONG)
+        .body_limit(usize::MAX)
+        .build()
+        .unwrap();
+
+    let robots = fetch(&fetcher, &base).await;
+
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unreachable(UnreachableReason::TruncatedBody {
+            expected: 1 << 62,
             received: RULES.len() as u64,
         })
     );

@@ -336,6 +336,43 @@ async fn cross_host_redirect_rules_apply_to_the_original_host() {
 }
 
 #[tokio::test]
+async fn user_info_in_a_location_is_dropped() {
+    // Credentials a server names are not sent, and each hop counts once.
+    let server = MockServer::start().await;
+    let host = server.uri().replace("http://", "");
+    for (from, to) in [
+        ("/robots.txt", "/r1"),
+        ("/r1", "/r2"),
+        ("/r2", "/r3"),
+        ("/r3", "/r4"),
+    ] {
+        Mock::given(path(from))
+            .respond_with(redirect(301, &format!("http://user:secret@{host}{to}")))
+            .mount(&server)
+            .await;
+    }
+    Mock::given(path("/r4"))
+        .respond_with(rules_200())
+        .mount(&server)
+        .await;
+
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched, "{outcome}");
+    assert_eq!(outcome.redirects(), 4);
+    assert_eq!(outcome.final_url().as_str(), format!("{}/r4", server.uri()));
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 5);
+    assert!(
+        requests
+            .iter()
+            .all(|r| !r.headers.contains_key("authorization"))
+    );
+    assert_rules(&robots, &server.uri());
+}
+
+#[tokio::test]
 async fn redirect_loop_is_unavailable() {
     let server = MockServer::start().await;
     Mock::given(path("/robots.txt"))
@@ -588,6 +625,40 @@ async fn refresh_with_validators_304_keeps_the_rules() {
         modified
     );
     assert_rules(&second, &server.uri());
+}
+
+#[tokio::test]
+async fn a_304_without_caching_headers_keeps_the_stored_lifetime() {
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .and(header("if-none-match", "\"v1\""))
+        .respond_with(ResponseTemplate::new(304))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(
+            rules_200()
+                .insert_header("etag", "\"v1\"")
+                .insert_header("cache-control", "max-age=60"),
+        )
+        .mount(&server)
+        .await;
+    let fetcher = fetcher();
+    let ttl = |robots: &Robots| {
+        let outcome = robots.fetch_outcome().unwrap();
+        outcome
+            .expires_at()
+            .duration_since(outcome.fetched_at())
+            .unwrap()
+    };
+
+    let first = fetcher.fetch(server.uri()).await.unwrap();
+    assert_eq!(ttl(&first), Duration::from_secs(60));
+    let second = fetcher.refresh(&first).await.unwrap();
+
+    assert_eq!(result(&second), &FetchResult::NotModified);
+    assert_eq!(ttl(&second), Duration::from_secs(60));
 }
 
 #[tokio::test]

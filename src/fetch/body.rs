@@ -20,6 +20,10 @@ pub(crate) struct BodyError {
     pub(crate) received: u64,
 }
 
+/// The most a read allocates on a `Content-Length` alone: the default cap
+/// (500 KiB), more than nearly every robots.txt needs.
+const PREALLOCATE_MAX: usize = super::MIN_BODY_LIMIT;
+
 /// Reads at most `cap` bytes of `response`'s body, as decoded by the client
 /// (so a compressed body counts its inflated size). Stops as soon as the cap
 /// is reached without reading (or inflating) the rest; the response is then
@@ -29,8 +33,15 @@ pub(crate) async fn read_capped(
     cap: usize,
 ) -> Result<CappedBody, BodyError> {
     let hint = response.content_length().unwrap_or(0);
-    // Never trust a length header with an allocation beyond the cap.
-    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(cap).min(cap));
+    // A length header is only a hint: allocate for it up to the cap, and
+    // never more than `PREALLOCATE_MAX` ahead of the bytes that arrive (the
+    // cap may be raised as far as `usize::MAX`, and a server may lie).
+    let mut bytes = Vec::with_capacity(
+        usize::try_from(hint)
+            .unwrap_or(cap)
+            .min(cap)
+            .min(PREALLOCATE_MAX),
+    );
     loop {
         let chunk = match response.chunk().await {
             Ok(Some(chunk)) => chunk,

@@ -97,6 +97,14 @@ impl Fetcher {
                 outcome.etag = header_text(headers, &ETAG).or_else(|| old.etag.clone());
                 outcome.last_modified =
                     header_text(headers, &LAST_MODIFIED).or_else(|| old.last_modified.clone());
+                // RFC 9111 section 4.3.4: a 304's headers update the stored
+                // response's; one that says nothing of freshness leaves the
+                // stored lifetime as it was.
+                if !expiry::has_freshness_headers(headers) {
+                    let lifetime = old.expires_at.duration_since(old.fetched_at);
+                    outcome.expires_at =
+                        now + lifetime.unwrap_or_default().min(expiry::MAX_FRESHNESS);
+                }
                 previous.clone()
             }
             Ending::Failed(result) => {

@@ -20,6 +20,12 @@ pub(crate) fn expiry_from_headers(headers: &HeaderMap, now: SystemTime) -> Syste
     now + freshness(headers, now).min(MAX_FRESHNESS)
 }
 
+/// Whether `headers` say anything of freshness (`Cache-Control` or
+/// `Expires`); without them a 304 keeps the stored lifetime.
+pub(crate) fn has_freshness_headers(headers: &HeaderMap) -> bool {
+    headers.contains_key(CACHE_CONTROL) || headers.contains_key(EXPIRES)
+}
+
 /// When an unreachable result (disallow all) received at `now` should be
 /// fetched again: at the server's `Retry-After` (seconds or HTTP-date, capped
 /// at 24 h) when given, otherwise per the caching headers but no later than
@@ -43,9 +49,9 @@ pub(crate) fn unreachable_expiry(
 pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?;
     let text = value.to_str().unwrap_or_default().trim();
-    let delay = match text.parse::<u64>() {
-        Ok(secs) => Duration::from_secs(secs),
-        Err(_) => http_date(value)?
+    let delay = match delta_seconds(text) {
+        Some(secs) => Duration::from_secs(secs),
+        None => http_date(value)?
             .duration_since(now)
             .unwrap_or(Duration::ZERO),
     };
@@ -68,7 +74,7 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
             }
             if name.eq_ignore_ascii_case("max-age") {
                 // An unparsable max-age makes the response stale (RFC 9111 section 4.2.1).
-                let secs = arg.and_then(|a| a.parse::<u64>().ok()).unwrap_or(0);
+                let secs = arg.and_then(delta_seconds).unwrap_or(0);
                 // With duplicates, the first one counts.
                 max_age.get_or_insert(Duration::from_secs(secs));
             }
@@ -91,9 +97,18 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
     let age = headers
         .get(AGE)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
+        .and_then(|v| delta_seconds(v.trim()))
         .map_or(Duration::ZERO, Duration::from_secs);
     lifetime.saturating_sub(age)
+}
+
+/// A `delta-seconds` value (RFC 9111 section 1.2.2): digits only; one too
+/// large to represent counts as 2^31 seconds, as that section says.
+fn delta_seconds(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse().unwrap_or(1 << 31))
 }
 
 fn http_date(value: &http::HeaderValue) -> Option<SystemTime> {
@@ -121,6 +136,25 @@ mod tests {
     }
 
     const DAY: Duration = MAX_FRESHNESS;
+
+    #[test]
+    fn delta_seconds_too_large_count_as_two_to_the_31() {
+        let huge = "99999999999999999999999";
+        assert_eq!(ttl(&[("cache-control", &format!("max-age={huge}"))]), DAY);
+        // An Age that large leaves nothing of the lifetime.
+        assert_eq!(
+            ttl(&[("cache-control", "max-age=600"), ("age", huge)]),
+            Duration::ZERO
+        );
+        let now = SystemTime::UNIX_EPOCH;
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", huge)]), now),
+            Some(DAY)
+        );
+        // Not digits: no value.
+        assert_eq!(ttl(&[("cache-control", "max-age=+60")]), Duration::ZERO);
+        assert_eq!(retry_after(&headers(&[("retry-after", "-5")]), now), None);
+    }
 
     #[test]
     fn default_is_24_hours() {

@@ -199,6 +199,13 @@ pub enum UnavailableReason {
     InvalidLocation(String),
     /// A redirect to a scheme other than http or https (the scheme).
     UnsupportedRedirectScheme(String),
+    /// Unreachable for longer than a [`RobotsCache`](crate::RobotsCache)'s
+    /// [`stale_limit`](crate::RobotsCacheBuilder::stale_limit) (30 days by
+    /// default), after which RFC 9309 section 2.3.1.4 lets a crawler take
+    /// robots.txt as unavailable; why the last fetch failed. Only a cache
+    /// gives this reason, and only with
+    /// [`AfterStaleLimit::AllowAll`](crate::cache::AfterStaleLimit::AllowAll).
+    UnreachableTooLong(UnreachableReason),
 }
 
 impl fmt::Display for UnavailableReason {
@@ -213,6 +220,9 @@ impl fmt::Display for UnavailableReason {
             }
             UnavailableReason::UnsupportedRedirectScheme(scheme) => {
                 write!(f, "redirect to unsupported scheme {scheme:?}")
+            }
+            UnavailableReason::UnreachableTooLong(why) => {
+                write!(f, "unreachable past the cache's stale limit, last: {why}")
             }
         }
     }

@@ -38,6 +38,11 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
         return Err(UnavailableReason::InvalidLocation(location.to_owned()));
     }
     next.set_fragment(None);
+    // User info in a Location is dropped, as in a URL a caller gives
+    // (`robots_url_of`): a server naming credentials gets none sent, and
+    // the client sees the hop as the URL it asked for.
+    let _ = next.set_username("");
+    let _ = next.set_password(None);
     Ok(next)
 }
 
@@ -55,6 +60,15 @@ mod tests {
     fn from(value: &[u8]) -> Result<String, UnavailableReason> {
         let current = Url::parse("http://a.example:8080/robots.txt").unwrap();
         target(&current, &location(value)).map(String::from)
+    }
+
+    #[test]
+    fn drops_user_info() {
+        assert_eq!(
+            from(b"http://user:secret@b.example/r").unwrap(),
+            "http://b.example/r"
+        );
+        assert_eq!(from(b"//user@b.example/r").unwrap(), "http://b.example/r");
     }
 
     #[test]

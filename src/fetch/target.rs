@@ -102,9 +102,14 @@ fn simple_origin(url: &str) -> Option<&str> {
 
 /// Parses `input` and checks that it can have a robots.txt.
 pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
-    let url = Url::parse(input).map_err(|e| Error::InvalidUrl {
-        input: input.to_owned(),
-        reason: e.to_string(),
+    let url = Url::parse(input).map_err(|e| match e {
+        url::ParseError::EmptyHost => Error::NoHost {
+            input: input.to_owned(),
+        },
+        e => Error::InvalidUrl {
+            input: input.to_owned(),
+            reason: e.to_string(),
+        },
     })?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(Error::UnsupportedScheme {
@@ -192,10 +197,10 @@ mod tests {
             robots_url("mailto:a@b.c"),
             Err(Error::UnsupportedScheme { .. })
         ));
-        assert!(matches!(
-            robots_url("http://"),
-            Err(Error::InvalidUrl { .. })
-        ));
+        for input in ["http://", "http:///", "https://@/", "http://:80/"] {
+            let err = robots_url(input).unwrap_err();
+            assert!(matches!(&err, Error::NoHost { .. }), "{input}: {err}");
+        }
         // Hosts the URL standard keeps but an HTTP request cannot carry.
         for input in [
             "http://a{b}.example/",
