@@ -4,8 +4,9 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use http::StatusCode;
 use keepout::cache::{AfterStaleLimit, ManualClock};
-use keepout::fetch::{FetchResult, Fetcher};
+use keepout::fetch::{FetchResult, Fetcher, UnavailableReason, UnreachableReason};
 use keepout::{Access, CacheStats, Error, Robots, RobotsCache, RobotsCacheBuilder};
 use tokio::task::JoinSet;
 use wiremock::matchers::{header, method, path};
@@ -182,10 +183,19 @@ async fn expiry_triggers_one_conditional_refresh() {
     assert_eq!(renewed, 1, "only the refreshing lookup waits for the 304");
     assert_eq!(requests(&server).await, 2);
 
-    // The 304 renewed the expiry: another hour without network.
+    // The 304 renewed the expiry: another hour without network (the
+    // stored max-age, as the 304 itself said nothing of freshness).
     clock.advance(Duration::from_secs(3599));
     let robots = cache.get(server.uri()).await.unwrap();
     assert_eq!(result(&robots), &FetchResult::NotModified);
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome
+            .expires_at()
+            .duration_since(outcome.fetched_at())
+            .unwrap(),
+        Duration::from_secs(3600)
+    );
     assert_rules(&robots);
     assert_eq!(requests(&server).await, 2);
     let stats = cache.stats();
@@ -340,20 +350,55 @@ async fn after_the_stale_limit_the_default_allows_all() {
     cache.get(server.uri()).await.unwrap();
     remount(&server, ResponseTemplate::new(503)).await;
 
-    // Unreachable from day 1 to day 30: the good copy is served.
+    // Unreachable from day 1 (the first failed fetch) to day 30: the good
+    // copy is served.
     clock.advance(DAY);
     assert_rules(&cache.get(server.uri()).await.unwrap());
-    clock.advance(28 * DAY);
+    clock.advance(29 * DAY);
     assert_rules(&cache.get(server.uri()).await.unwrap());
-    // Thirty days after the copy was fetched, it is taken as unavailable.
+    // Thirty days after the first failure, it is taken as unavailable.
     clock.advance(DAY);
     let robots = cache.get(server.uri()).await.unwrap();
     assert_eq!(robots.access(), Access::AllowAll);
-    assert!(result(&robots).is_unreachable(), "the outcome says why");
+    // The outcome says so, and why.
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome.result(),
+        &FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(
+            UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE)
+        ))
+    );
+    let shown = outcome.to_string();
+    assert!(
+        shown.contains("allow all") && shown.contains("503"),
+        "{shown}"
+    );
     // And it keeps retrying.
     clock.advance(Duration::from_secs(3600));
     cache.get(server.uri()).await.unwrap();
     assert_eq!(requests(&server).await, 4);
+}
+
+#[tokio::test]
+async fn an_origin_idle_past_the_stale_limit_is_not_given_up_on_one_failure() {
+    // The copy is a month old when the server first fails: the outage, not
+    // the copy's age, is what section 2.3.1.4 counts.
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    remount(&server, ResponseTemplate::new(503)).await;
+
+    clock.advance(31 * DAY);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_rules(&robots);
+    assert_eq!(requests(&server).await, 1, "the failed refresh");
+    clock.advance(29 * DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    clock.advance(DAY);
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::AllowAll
+    );
 }
 
 #[tokio::test]
@@ -424,6 +469,32 @@ async fn capacity_evicts() {
         cache.get(server.uri()).await.unwrap();
     }
     assert!(cache.stats().fetches > 6);
+}
+
+#[tokio::test]
+async fn a_new_origin_is_kept_when_the_cache_is_full_of_popular_ones() {
+    let hot = [
+        serve(rules_200()).await,
+        serve(rules_200()).await,
+        serve(rules_200()).await,
+    ];
+    let new = serve(rules_200()).await;
+    let (builder, _clock) = setup();
+    let cache = builder.max_entries(3).build().unwrap();
+    for _ in 0..50 {
+        for server in &hot {
+            cache.get(server.uri()).await.unwrap();
+        }
+    }
+    cache.run_pending_tasks().await;
+    // The least recently used makes room: the new origin is fetched once,
+    // however often it is looked up.
+    for _ in 0..40 {
+        assert_rules(&cache.get(new.uri()).await.unwrap());
+        cache.run_pending_tasks().await;
+    }
+    assert_eq!(requests(&new).await, 1);
+    assert_eq!(cache.len(), 3);
 }
 
 #[tokio::test]

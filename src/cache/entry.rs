@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use crate::Robots;
-use crate::fetch::FetchResult;
+use crate::fetch::{FetchResult, UnavailableReason};
 
 /// What to serve for an origin unreachable for longer than the stale limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -41,8 +41,8 @@ pub(crate) struct Policy {
     pub(crate) retry_delay: Duration,
     /// The longest retry delay, however many failures in a row.
     pub(crate) max_backoff: Duration,
-    /// How long a last good copy is served while unreachable, from when it
-    /// was last fetched or confirmed.
+    /// How long an origin may be unreachable, from the first failed fetch
+    /// in a row, before `after_stale_limit` applies.
     pub(crate) stale_limit: Duration,
     /// What to serve past the stale limit.
     pub(crate) after_stale_limit: AfterStaleLimit,
@@ -75,20 +75,19 @@ impl Policy {
 /// Where an origin stands.
 #[derive(Debug, Clone)]
 pub(crate) enum State {
-    /// The server answered (2xx, 304, or 4xx meaning allow all) at
-    /// `confirmed_at`; the served value is that answer.
-    Fresh { confirmed_at: SystemTime },
-    /// Unreachable since a good answer at `confirmed_at`: serving that
-    /// answer (RFC 9309 section 2.4) and retrying with backoff.
-    Stale {
-        confirmed_at: SystemTime,
-        failures: u32,
-    },
+    /// The server answered (2xx, 304, or 4xx meaning allow all); the served
+    /// value is that answer.
+    Fresh,
+    /// Unreachable since `since` (the first failed fetch in a row): serving
+    /// the last good answer (RFC 9309 section 2.4) and retrying with
+    /// backoff.
+    Stale { since: SystemTime, failures: u32 },
     /// Unreachable and never answered since `since`: disallow all (RFC 9309
     /// section 2.3.1.4), retrying with backoff.
     NoCopy { since: SystemTime, failures: u32 },
-    /// Unreachable for longer than the stale limit, counted from `since`:
-    /// served per [`AfterStaleLimit`], retrying with backoff.
+    /// Unreachable for longer than the stale limit, counted from `since`
+    /// (the first failed fetch in a row): served per [`AfterStaleLimit`],
+    /// retrying with backoff.
     GaveUp { since: SystemTime, failures: u32 },
 }
 
@@ -138,26 +137,20 @@ impl Entry {
                 .and_then(|o| o.expires_at().duration_since(o.fetched_at()).ok())
                 .unwrap_or_default()
                 .max(policy.min_ttl);
-            return Entry::new(
-                Arc::new(fetched),
-                State::Fresh { confirmed_at: now },
-                later(now, lifetime),
-            );
+            return Entry::new(Arc::new(fetched), State::Fresh, later(now, lifetime));
         }
         // Unreachable. The fetcher's expiry for it (its `unreachable_ttl`)
         // is not used: the cache retries on its own schedule, soon at first,
         // then backing off; but never sooner than the server's
         // `Retry-After` asked.
+        // Section 2.3.1.4 counts the time robots.txt has been unreachable:
+        // from this failure, or from the first of the failures in a row
+        // before it (never from the last good answer, which may be a month
+        // old for an origin nobody asked about meanwhile).
         let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
             None => (None, now, 1),
-            Some((p, State::Fresh { confirmed_at })) => (Some(&p.served), *confirmed_at, 1),
-            Some((
-                p,
-                State::Stale {
-                    confirmed_at,
-                    failures,
-                },
-            )) => (Some(&p.served), *confirmed_at, failures + 1),
+            Some((p, State::Fresh)) => (Some(&p.served), now, 1),
+            Some((p, State::Stale { since, failures })) => (Some(&p.served), *since, failures + 1),
             Some((_, State::NoCopy { since, failures } | State::GaveUp { since, failures })) => {
                 (None, *since, failures + 1)
             }
@@ -172,9 +165,20 @@ impl Entry {
                 AfterStaleLimit::AllowAll => Robots::allow_all(),
                 AfterStaleLimit::DisallowAll => Robots::disallow_all(),
             };
+            // The failed fetch's outcome says why; with allow all, as
+            // unavailable, so that it names what is served.
             let served = match outcome {
-                // Keep the failed fetch's outcome, to say why.
-                Some(o) => served.with_fetch_outcome(o.clone()),
+                Some(o) => {
+                    let mut o = o.clone();
+                    if let (AfterStaleLimit::AllowAll, FetchResult::Unreachable(why)) =
+                        (policy.after_stale_limit, &o.result)
+                    {
+                        o.result = FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(
+                            why.clone(),
+                        ));
+                    }
+                    served.with_fetch_outcome(o)
+                }
                 None => served,
             };
             return Entry::new(
@@ -191,10 +195,7 @@ impl Entry {
             // expiry while robots.txt is unreachable.
             Some(good) => Entry::new(
                 Arc::clone(good),
-                State::Stale {
-                    confirmed_at: since,
-                    failures,
-                },
+                State::Stale { since, failures },
                 next_check,
             ),
             // The fetcher's value: disallow all, with the outcome.
@@ -277,7 +278,7 @@ mod tests {
     fn locally_parsed_values_count_as_answers() {
         let now = SystemTime::UNIX_EPOCH;
         let e = Entry::after_fetch(None, Robots::parse("x"), now, &policy());
-        assert!(matches!(e.state, State::Fresh { .. }));
+        assert!(matches!(e.state, State::Fresh));
         assert_eq!(e.next_check, now + Duration::from_secs(60));
         assert!(!e.is_fresh_at(e.next_check));
         assert!(e.try_begin_refresh());

@@ -5,8 +5,12 @@
 //! [`RobotsCache`] maps each origin (scheme, host and port: the authority
 //! RFC 9309 section 2.3 puts robots.txt under) to its rules. It is built on
 //! moka's future cache, which gives single-flight loads, a capacity bound
-//! (entries, or estimated retained bytes by default) with TinyLFU eviction of
-//! the least useful entries, and lock-free reads.
+//! (entries, or estimated retained bytes by default) with eviction of the
+//! least recently used entries, and lock-free reads. (LRU rather than moka's
+//! default TinyLFU, whose admission filter, once the cache is full of
+//! origins looked up often, can refuse to keep a newly fetched one: each
+//! lookup of that origin would fetch again. A crawler works through a site
+//! and moves on, which LRU follows.)
 //!
 //! # What a lookup does
 //!
@@ -25,7 +29,7 @@
 //! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
 //! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
-//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days) since the last good answer, or since the first failure | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable) by default | keeps retrying at the backoff |
+//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff |
 //!
 //! A "good copy" is any answer from the server: rules (2xx, 304) or
 //! unavailable (4xx). The cache schedules retries of unreachable origins
@@ -70,6 +74,7 @@ use std::time::Duration;
 use moka::future::Cache;
 use moka::notification::RemovalCause;
 use moka::ops::compute::Op;
+use moka::policy::EvictionPolicy;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use entry::AfterStaleLimit;
@@ -418,7 +423,10 @@ impl RobotsCacheBuilder {
 
     /// Bound the cache to about `bytes` of retained memory, each entry
     /// weighing its rules' [`Robots::heap_bytes`] plus its key and
-    /// bookkeeping. Excludes [`max_entries`](Self::max_entries).
+    /// bookkeeping. Excludes [`max_entries`](Self::max_entries). An entry
+    /// heavier than the whole bound is not kept, so each lookup of its
+    /// origin would fetch again: leave room for the largest files (a 500 KiB
+    /// body keeps about as many bytes).
     pub fn max_bytes(mut self, bytes: u64) -> Self {
         self.max_bytes = Some(bytes);
         self
@@ -449,11 +457,13 @@ impl RobotsCacheBuilder {
         self
     }
 
-    /// How long a last good copy is served while its server is unreachable,
-    /// counted from when the copy was last fetched or confirmed by a 304;
-    /// for an origin never reached, how long it stays disallowed, counted
-    /// from the first failure. Then [`after_stale_limit`](Self::after_stale_limit)
-    /// applies. RFC 9309 section 2.3.1.4 names 30 days, the default.
+    /// How long an origin may stay unreachable, counted from the first of
+    /// the failed fetches in a row (however old the last good copy is, as
+    /// RFC 9309 section 2.3.1.4 counts the time robots.txt has been
+    /// unreachable): meanwhile the last good copy is served, or, for an
+    /// origin never reached, disallow all. Then
+    /// [`after_stale_limit`](Self::after_stale_limit) applies. The section
+    /// names 30 days, the default.
     pub fn stale_limit(mut self, limit: Duration) -> Self {
         self.policy.stale_limit = limit;
         self
@@ -516,13 +526,15 @@ impl RobotsCacheBuilder {
         };
         let counters = Arc::new(Counters::default());
         let listener_counters = Arc::clone(&counters);
-        let mut map = Cache::builder().eviction_listener(
-            move |_key: Arc<String>, _entry: Arc<Entry>, cause: RemovalCause| {
-                if cause == RemovalCause::Size {
-                    Counters::bump(&listener_counters.evictions);
-                }
-            },
-        );
+        let mut map = Cache::builder()
+            .eviction_policy(EvictionPolicy::lru())
+            .eviction_listener(
+                move |_key: Arc<String>, _entry: Arc<Entry>, cause: RemovalCause| {
+                    if cause == RemovalCause::Size {
+                        Counters::bump(&listener_counters.evictions);
+                    }
+                },
+            );
         map = match capacity {
             Capacity::Entries(n) => map.max_capacity(n),
             Capacity::Bytes(n) => {
