@@ -82,6 +82,9 @@
 //!   product token is used, so `Foo Bar` is the crawler `Foo`.
 //! - Product tokens may contain digits (`MJ12bot`).
 //! - `Allow: /dir/index.html` does not also allow `/dir/`.
+//! - A few misspelled keys seen in real files are read that Google's parser
+//!   ignores (`Dis-allow`, `User_agent`, `Site map`); like Google's parser,
+//!   keepout also reads a key by its start (`Disallowed` is `Disallow`).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

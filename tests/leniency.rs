@@ -18,6 +18,33 @@ fn utf8_byte_order_mark_is_skipped() {
 }
 
 #[test]
+fn a_byte_order_mark_cut_short_is_skipped_too() {
+    // As in Google's parser: `EF` or `EF BB` at the start is no key's.
+    for start in [&b"\xEF\xBB"[..], b"\xEF"] {
+        let body = [start, b"User-agent: *\nDisallow: /x\n"].concat();
+        assert!(blocks(&body, "bot", "/x"), "{start:?}");
+    }
+    // Elsewhere it is data: a key of its own, which nothing reads.
+    assert!(!blocks(b"\xBBUser-agent: *\nDisallow: /x\n", "bot", "/x"));
+}
+
+#[test]
+fn an_empty_user_agent_line_after_rules_ends_the_group() {
+    // RFC 9309 section 2.1 ends a group at a user-agent line; Google's
+    // parser does so for an empty one too, so `/y` belongs to no crawler.
+    for empty in ["User-agent:", "User-agent: # no one", "User-agent:   "] {
+        let body = format!("User-agent: a\nDisallow: /x\n{empty}\nDisallow: /y\n");
+        let robots = Robots::parse(&body);
+        assert!(!robots.is_allowed("a", "/x"), "{empty}");
+        assert!(robots.is_allowed("a", "/y"), "{empty}");
+        assert!(robots.is_allowed("b", "/y"), "{empty}");
+    }
+    // Before any rule it only names no one: the group goes on.
+    let robots = Robots::parse("User-agent: a\nUser-agent:\nDisallow: /x\n");
+    assert!(!robots.is_allowed("a", "/x"));
+}
+
+#[test]
 fn utf16_with_byte_order_mark_is_transcoded() {
     let text = "User-agent: *\r\nDisallow: /private\r\n";
     let mut le = vec![0xFF, 0xFE];
@@ -90,6 +117,13 @@ fn common_misspellings_are_accepted_with_a_warning() {
         ("useragent", "disalow"),
         ("user agent", "dissallow"),
         ("User-Agent", "Dissalow"),
+        // Google's parser reads these keys by their start.
+        ("User-agent-name", "Disallowed"),
+        ("USERAGENTS", "disallow\u{a0}"),
+        (
+            "user-agent-of-a-very-long-key",
+            "Disallowance-of-a-very-long-key",
+        ),
     ] {
         let body = format!("{ua}: *\n{dis}: /x\n");
         let robots = Robots::parse(&body);
@@ -104,6 +138,24 @@ fn common_misspellings_are_accepted_with_a_warning() {
             .collect();
         assert!(understood.contains(&Directive::Disallow), "{body}");
     }
+}
+
+#[test]
+fn keys_read_by_their_start_are_only_those_google_reads_so() {
+    // `Allowance` is `Allow`; `Sitemaps-index` a sitemap; but `Hostname`
+    // and `Crawl-delayed` are unknown keys, as Google has no such rule.
+    let robots = Robots::parse(
+        "User-agent: *\nDisallow: /a\nAllowance: /a/b\nSite-maps: https://e.com/s.xml\n\
+         Crawl-delayed: 5\nHostname: e.com\n",
+    );
+    assert!(!robots.is_allowed("bot", "/a/c"));
+    assert!(robots.is_allowed("bot", "/a/b"));
+    assert_eq!(
+        robots.sitemaps().collect::<Vec<_>>(),
+        ["https://e.com/s.xml"]
+    );
+    assert_eq!(robots.crawl_delay("bot"), None);
+    assert_eq!(robots.host(), None);
 }
 
 #[test]

@@ -32,12 +32,13 @@ pub(crate) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub fn new(body: &'a [u8]) -> Lines<'a> {
-        // A UTF-8 byte order mark is not part of the first line.
-        let pos = if body.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
+        // A UTF-8 byte order mark is not part of the first line; nor is
+        // the start of one cut short (`EF` or `EF BB`), which Google's
+        // parser skips too.
+        let pos = [b"\xEF\xBB\xBF".as_slice(), b"\xEF\xBB", b"\xEF"]
+            .iter()
+            .find(|bom| body.starts_with(bom))
+            .map_or(0, |bom| bom.len());
         Lines {
             body,
             pos,
@@ -464,11 +465,12 @@ mod tests {
     /// a NUL, then a comment, each with its own search.
     fn naive(body: &[u8]) -> Vec<(u32, Vec<u8>, bool, bool)> {
         let mut out = Vec::new();
-        let mut pos = if body.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
+        // The octets of a byte order mark at the start, however many.
+        let mut pos = body
+            .iter()
+            .zip(b"\xEF\xBB\xBF")
+            .take_while(|(a, b)| a == b)
+            .count();
         let mut number = 0;
         while pos < body.len() {
             let rest = &body[pos..];

@@ -64,7 +64,11 @@ impl fmt::Display for Directive {
 }
 
 /// Reads a key, case-insensitively. The second value is true for accepted
-/// misspellings: those seen in real files and accepted by Google's parser.
+/// misspellings: those Google's parser accepts (it reads `user-agent`,
+/// `useragent`, `user agent`, `allow`, `disallow` and five misspellings of
+/// it, `sitemap` and `site-map` as prefixes: `Disallowed` is `Disallow`),
+/// and a few more seen in real files (`dis-allow`, `user_agent`,
+/// `site map`, and the extensions' spellings).
 #[inline]
 fn classify(key: &[u8]) -> Option<(Directive, bool)> {
     // The keys nearly every line has, a word at a time: or-ing 0x20
@@ -95,12 +99,15 @@ fn classify(key: &[u8]) -> Option<(Directive, bool)> {
 
 #[cold]
 fn classify_rare(key: &[u8]) -> Option<(Directive, bool)> {
+    use Directive::*;
     let mut buf = [0u8; 16];
-    let lower = buf.get_mut(..key.len())?;
+    let lower = &mut buf[..key.len().min(16)];
     for (d, s) in lower.iter_mut().zip(key) {
         *d = s.to_ascii_lowercase();
     }
-    use Directive::*;
+    if key.len() > 16 {
+        return prefixed(lower);
+    }
     Some(match &*lower {
         b"user-agent" => (UserAgent, false),
         b"useragent" | b"user agent" | b"user_agent" | b"user-agents" => (UserAgent, true),
@@ -116,8 +123,33 @@ fn classify_rare(key: &[u8]) -> Option<(Directive, bool)> {
         b"request-rate" => (RequestRate, false),
         b"requestrate" | b"request rate" | b"request_rate" => (RequestRate, true),
         b"host" => (Host, false),
-        _ => return None,
+        _ => return prefixed(lower),
     })
+}
+
+/// A key Google's parser reads by its start (`KeyIsUserAgent` and the
+/// others in robots.cc): `Disallowed`, `User-agent-name`, `Allowance`.
+/// `lower` is the key's first sixteen octets at most, lower-cased.
+fn prefixed(lower: &[u8]) -> Option<(Directive, bool)> {
+    use Directive::*;
+    const PREFIXES: [(&[u8], Directive); 12] = [
+        (b"user-agent", UserAgent),
+        (b"useragent", UserAgent),
+        (b"user agent", UserAgent),
+        (b"allow", Allow),
+        (b"disallow", Disallow),
+        (b"dissallow", Disallow),
+        (b"dissalow", Disallow),
+        (b"disalow", Disallow),
+        (b"diasllow", Disallow),
+        (b"disallaw", Disallow),
+        (b"sitemap", Sitemap),
+        (b"site-map", Sitemap),
+    ];
+    PREFIXES
+        .iter()
+        .find(|(p, _)| lower.starts_with(p))
+        .map(|&(_, d)| (d, true))
 }
 
 /// The product token at the start of a user-agent value or a crawler's
@@ -444,8 +476,35 @@ impl Builder {
         }
     }
 
+    /// Starts a group at `line` (RFC 9309 section 2.1: a user-agent line
+    /// after rules ends the group before).
+    fn start_group(&mut self, line: u32) {
+        if self.groups.is_empty() {
+            // Room for a typical file's groups and agents at once,
+            // rather than growing through 4, 8, 16 (each array is
+            // shrunk to fit at the end either way).
+            self.groups.reserve(16);
+            self.agents.reserve(32);
+        }
+        self.close_group();
+        let n = self.rules.len() as u32;
+        let a = self.agents.len() as u32;
+        self.groups.push(Group {
+            rules: (n, n),
+            agents: (a, a),
+            line,
+            index: NO_INDEX,
+        });
+        self.rule_seen = false;
+    }
+
     fn user_agent(&mut self, line: u32, value: &[u8]) {
         if value.is_empty() {
+            // Names no crawler, but still ends the group before it, as in
+            // Google's parser: the rules that follow apply to nobody.
+            if self.rule_seen && !self.groups.is_empty() {
+                self.start_group(line);
+            }
             return self.warn(
                 line,
                 WarningKind::EmptyValue {
@@ -454,23 +513,7 @@ impl Builder {
             );
         }
         if self.groups.is_empty() || self.rule_seen {
-            if self.groups.is_empty() {
-                // Room for a typical file's groups and agents at once,
-                // rather than growing through 4, 8, 16 (each array is
-                // shrunk to fit at the end either way).
-                self.groups.reserve(16);
-                self.agents.reserve(32);
-            }
-            self.close_group();
-            let n = self.rules.len() as u32;
-            let a = self.agents.len() as u32;
-            self.groups.push(Group {
-                rules: (n, n),
-                agents: (a, a),
-                line,
-                index: NO_INDEX,
-            });
-            self.rule_seen = false;
+            self.start_group(line);
         }
         let star = is_star(value);
         let token_len = if star { 0 } else { product_token(value).len() };
