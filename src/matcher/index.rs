@@ -321,6 +321,21 @@ impl Index {
                         .then(b.cmp(&a))
                 })
         });
+        // Of identical rules (same prefix, length, kind and anchoring: the
+        // same pattern), only the earliest can decide, as it wins their
+        // ties: the last of each run in this order. The others are left
+        // out, or a file repeating one rule thousands of times would make
+        // every check walk them all.
+        let same = |&(_, pa, a): &(u128, &[u8], u32), &(_, pb, b): &(u128, &[u8], u32)| {
+            let (ra, rb) = (rule(a), rule(b));
+            pa == pb
+                && ra.len == rb.len
+                && ra.allow() == rb.allow()
+                && ra.flags & (ANCHORED | WILDCARD) == rb.flags & (ANCHORED | WILDCARD)
+        };
+        order.reverse();
+        order.dedup_by(|b, a| same(a, b));
+        order.reverse();
         let mut entries: Vec<Entry> = Vec::with_capacity(order.len());
         let mut stack: Vec<usize> = Vec::new();
         for (pos, &(key, prefix, i)) in order.iter().enumerate() {
@@ -652,6 +667,26 @@ pub(crate) fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identical_rules_are_indexed_once_the_earliest() {
+        let mut body = String::from("User-agent: *\nDisallow: /same\nAllow: /same\n");
+        for _ in 0..1000 {
+            body.push_str("Disallow: /same\nAllow: /same\nDisallow: /same$\n");
+        }
+        let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
+        let index = Index::build(&parsed, parsed.groups[0].rules);
+        // One entry per distinct pattern and kind.
+        assert_eq!(index.entries.len(), 3);
+        // `/same$` is the longest match of `/same`: its earliest copy.
+        let hit = index.best(&parsed.arena, b"/same").unwrap();
+        assert!(!hit.allow);
+        assert_eq!(hit.at, parsed.rules[4].start);
+        // Of the others, `Allow` wins the tie: its earliest copy.
+        let hit = index.best(&parsed.arena, b"/samex").unwrap();
+        assert!(hit.allow);
+        assert_eq!(hit.at, parsed.rules[1].start);
+    }
 
     #[test]
     fn what_a_check_reads_of_an_index_fills_its_first_line() {
