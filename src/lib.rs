@@ -38,14 +38,16 @@
 //!
 //! let fetcher = Fetcher::builder().user_agent("ExampleBot/1.0 (+https://example.com/bot)").build()?;
 //! let cache = RobotsCache::builder().fetcher(fetcher).max_entries(100_000).build()?;
+//! let mut tasks = tokio::task::JoinSet::new();
 //! for url in urls {
 //!     let cache = cache.clone(); // cheap: one cache for every task
-//!     tokio::spawn(async move {
+//!     tasks.spawn(async move {
 //!         if cache.is_allowed("ExampleBot", &url).await.unwrap_or(false) {
 //!             // fetch `url`, then wait `cache.crawl_delay(..)` before the next request to this host
 //!         }
 //!     });
 //! }
+//! tasks.join_all().await;
 //! # Ok(()) }
 //! ```
 //!

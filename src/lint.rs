@@ -51,8 +51,9 @@ pub enum WarningKind {
     /// An allow, disallow, crawl-delay or request-rate line before the first
     /// user-agent line; ignored (RFC 9309 section 2.1).
     RuleOutsideGroup,
-    /// A pattern that starts with neither `/` nor `*`, so it can only match
-    /// after a `*` (RFC 9309 section 2.2.2 requires a leading `/`).
+    /// A pattern that starts with neither `/` nor `*`, so it matches no path
+    /// (every path starts with `/`; RFC 9309 section 2.2.2 requires a
+    /// leading `/`).
     PatternNotRooted,
     /// A user-agent value with no product token (`[A-Za-z0-9_-]`) at its
     /// start, which no crawler can match.

@@ -28,9 +28,11 @@ pub struct RequestRate {
 }
 
 impl RequestRate {
-    /// The spacing between requests the rate implies: `per / requests`.
+    /// The spacing between requests the rate implies: `per / requests`
+    /// (`per` itself for a value built with `requests` of 0, which a parse
+    /// never gives).
     pub fn delay(&self) -> Duration {
-        self.per / self.requests
+        self.per.checked_div(self.requests).unwrap_or(self.per)
     }
 
     /// Parses `n/N[unit] [HHMM-HHMM]`.
@@ -131,6 +133,13 @@ mod tests {
             RequestRate::parse("2/1h").unwrap().delay(),
             Duration::from_secs(1800)
         );
+        // Built by hand with no requests: no panic.
+        let r = RequestRate {
+            requests: 0,
+            per: Duration::from_secs(5),
+            window: None,
+        };
+        assert_eq!(r.delay(), Duration::from_secs(5));
         for bad in [
             "",
             "5",

@@ -111,6 +111,70 @@ async fn check_file_verdicts_and_deciding_lines() {
 }
 
 #[tokio::test]
+async fn the_url_checked_is_the_url_a_client_sends() {
+    // `..` is resolved, as a client would before the request: `/public/a`
+    // is what the server is asked for, and no rule matches it.
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "SomeBot",
+            "-r",
+            FILE,
+            "https://example.com/private/../public/a",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(run.lines()[1].contains("no rule matches"), "{}", run.stdout);
+}
+
+#[tokio::test]
+async fn any_user_agent_header_will_do() {
+    // No product token can be read from it; `--agent` chooses the groups.
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "SomeBot",
+            "-r",
+            FILE,
+            "--user-agent",
+            "bot.v2/1",
+            "https://example.com/about",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = keepout(&["show", "--user-agent", "", FILE], "").await;
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--user-agent \"\""), "{}", run.stderr);
+}
+
+#[tokio::test]
+async fn control_characters_from_a_file_are_escaped() {
+    // A robots.txt must not be able to drive the terminal.
+    let dir = std::env::temp_dir().join(format!("keepout-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("robots.txt");
+    std::fs::write(
+        &file,
+        "User-agent: a\x1b[31mred\nDisallow: /x\nSitemap: https://e.com/\x1b]0;title\x07\nX-key: \x1b[2J\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let run = keepout(&["show", file], "").await;
+    let run_check = keepout(&["check", "-a", "a", "-r", file, "https://e.com/x"], "").await;
+    std::fs::remove_dir_all(&dir).unwrap();
+    for out in [&run.stdout, &run_check.stdout] {
+        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+        assert!(out.contains("\\u{1b}"), "{out}");
+    }
+}
+
+#[tokio::test]
 async fn exit_0_when_all_allowed() {
     let run = keepout(
         &[
@@ -284,7 +348,18 @@ async fn bad_input_exits_2_with_one_line() {
         .assert_bad_input("/no/such/file");
     keepout(&["show", "https://"], "")
         .await
-        .assert_bad_input("invalid URL");
+        .assert_bad_input("has no host");
+    // A bad --robots value is named as such.
+    keepout(
+        &["check", "-a", "SomeBot", "-r", "http://", "https://e.com/"],
+        "",
+    )
+    .await
+    .assert_bad_input("--robots");
+    // No fetch can take no time.
+    let run = keepout(&["show", "--timeout", "0", FILE], "").await;
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--timeout"), "{}", run.stderr);
 
     // Usage errors come from clap, also with exit code 2.
     let run = keepout(&["check", "https://example.com/"], "").await;

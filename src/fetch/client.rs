@@ -260,7 +260,9 @@ impl FetcherBuilder {
     /// The product token matched against `User-agent` lines: letters, `_`
     /// and `-` (RFC 9309 section 2.2.1), digits accepted too. Defaults to
     /// the User-Agent's leading token: `ExampleBot` for
-    /// `ExampleBot/1.2 (+https://...)`.
+    /// `ExampleBot/1.2 (+https://...)`. Set it when the header starts with
+    /// another word: `Mozilla/5.0 (compatible; ExampleBot/1.2; ...)` gives
+    /// `Mozilla`, which robots.txt files do not name for your crawler.
     pub fn product_token(mut self, token: impl Into<String>) -> Self {
         self.product_token = Some(token.into());
         self
@@ -282,7 +284,9 @@ impl FetcherBuilder {
     }
 
     /// How many consecutive redirects to follow; one more makes robots.txt
-    /// unavailable. RFC 9309 section 2.3.1.2 asks for at least five.
+    /// unavailable. RFC 9309 section 2.3.1.2 says a crawler SHOULD follow
+    /// at least five, the default; fewer are accepted (0: follow none), as
+    /// the RFC does not require them.
     pub fn max_redirects(mut self, max: u8) -> Self {
         self.max_redirects = max;
         self

@@ -97,7 +97,9 @@ impl FetchOutcome {
         self.last_modified.as_deref()
     }
 
-    /// How many body bytes (after content decoding) the rules were parsed from.
+    /// How many body bytes the rules were parsed from: after content
+    /// decoding (gzip, ...) and after a body in UTF-16 or a legacy charset
+    /// was transcoded to UTF-8.
     pub fn body_bytes(&self) -> usize {
         self.body_bytes
     }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use crate::output::{GroupRefJson, RobotsJson, RuleJson, group_label, source_summary};
+use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, group_label, source_summary};
 use crate::progress::Progress;
 use crate::source::{Loaded, Source};
 use crate::{Failure, FetchArgs};
@@ -58,13 +58,25 @@ pub struct Args {
 
 /// A URL to check, and where it was given (for error messages).
 struct Input {
+    /// The URL as given (printed).
     url: String,
+    /// The URL as a client will send it (parsed: `http:///private` is
+    /// `http://private/`, `/a/../b` is `/b`): what is checked.
+    target: String,
     origin: usize,
 }
 
 pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     check_agent(&args.agent)?;
-    let robots_source = args.robots.as_deref().map(Source::parse).transpose()?;
+    let robots_source = args
+        .robots
+        .as_deref()
+        .map(Source::parse)
+        .transpose()
+        .map_err(|e| match e {
+            Failure::Input(message) => Failure::Input(format!("--robots: {message}")),
+            e => e,
+        })?;
     let urls = read_urls(&args.urls)?;
     let fetcher = args.fetch.fetcher()?;
 
@@ -88,7 +100,13 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
                     origins.len() - 1
                 })
             };
-            inputs.push(Input { url, origin });
+            // `origin_key` accepted it, so it parses.
+            let target = url::Url::parse(&url).map_or_else(|_| url.clone(), String::from);
+            inputs.push(Input {
+                url,
+                target,
+                origin,
+            });
         }
     }
 
@@ -149,7 +167,7 @@ impl<W: Write> Printer<'_, W> {
             let Some((loaded, robots_json)) = &self.loaded[input.origin] else {
                 break;
             };
-            let decision = loaded.robots.explain(self.agent, &input.url);
+            let decision = loaded.robots.explain(self.agent, &input.target);
             self.any_disallowed |= !decision.allowed();
             match robots_json {
                 Some(robots) => {
@@ -180,7 +198,13 @@ impl<W: Write> Printer<'_, W> {
                     } else {
                         "DISALLOWED"
                     };
-                    writeln!(self.out, "{verdict:<10} {}  {}", input.url, why(&decision))?;
+                    let why = why(&decision);
+                    writeln!(
+                        self.out,
+                        "{verdict:<10} {}  {}",
+                        clean(&input.url),
+                        clean(&why)
+                    )?;
                 }
             }
             self.next += 1;

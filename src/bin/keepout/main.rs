@@ -42,7 +42,7 @@ enum Command {
 #[derive(clap::Args, Clone, Debug)]
 struct FetchArgs {
     /// Seconds allowed for each robots.txt fetch, redirects included.
-    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
     /// How many robots.txt files to fetch at once.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..))]
@@ -57,12 +57,18 @@ struct FetchArgs {
 impl FetchArgs {
     /// A fetcher with these options (keepout's own User-Agent by default).
     fn fetcher(&self) -> Result<keepout::Fetcher, Failure> {
-        let mut builder =
-            keepout::Fetcher::builder().timeout(Duration::from_secs(self.timeout.max(1)));
+        let mut builder = keepout::Fetcher::builder().timeout(Duration::from_secs(self.timeout));
         if let Some(user_agent) = &self.user_agent {
-            builder = builder.user_agent(user_agent);
+            // Groups are chosen by `--agent`, not by the fetcher's product
+            // token: any header value will do, whatever its first word.
+            builder = builder.user_agent(user_agent).product_token("keepout");
         }
-        builder.build().map_err(|e| Failure::Input(e.to_string()))
+        builder.build().map_err(|e| match (e, &self.user_agent) {
+            (keepout::Error::InvalidConfig { reason, .. }, Some(user_agent)) => {
+                Failure::Input(format!("--user-agent {user_agent:?}: {reason}"))
+            }
+            (e, _) => Failure::Input(e.to_string()),
+        })
     }
 }
 

@@ -239,11 +239,30 @@ pub fn source_summary(loaded: &Loaded) -> String {
 }
 
 /// `group at line 5: User-agent: a, b`
+/// `text` with its control characters escaped (`\u{1b}`), for a terminal:
+/// a fetched robots.txt must not move the cursor, recolour the screen or
+/// retitle the window. Tabs stay.
+pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 pub fn group_label(group: GroupView<'_>) -> String {
     format!(
         "group at line {}: User-agent: {}",
         group.line(),
-        group.agents().collect::<Vec<_>>().join(", ")
+        clean(&group.agents().collect::<Vec<_>>().join(", "))
     )
 }
 

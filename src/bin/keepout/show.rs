@@ -3,13 +3,16 @@
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use keepout::RuleKind;
 use keepout::fetch::MIN_BODY_LIMIT;
 use serde::Serialize;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
 
 use crate::output::{
-    FetchJson, RateJson, fetch_summary, group_label, rfc3339, seconds, until, warning_name,
+    FetchJson, RateJson, clean, fetch_summary, group_label, rfc3339, seconds, until, warning_name,
 };
 use crate::source::{Loaded, Source};
 use crate::{Failure, FetchArgs};
@@ -48,10 +51,27 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         .map(|s| Source::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
     let fetcher = args.fetch.fetcher()?;
-    let mut loaded = Vec::with_capacity(sources.len());
-    for source in &sources {
-        loaded.push(source.load(&fetcher).await?);
+    // Up to `--concurrency` at once; shown in the order given.
+    let permits = Arc::new(Semaphore::new(args.fetch.concurrency.into()));
+    let mut tasks = JoinSet::new();
+    for (i, source) in sources.into_iter().enumerate() {
+        let (fetcher, permits) = (fetcher.clone(), Arc::clone(&permits));
+        tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            (i, source.load(&fetcher).await)
+        });
     }
+    let mut slots: Vec<Option<Result<Loaded, Failure>>> = (0..tasks.len()).map(|_| None).collect();
+    while let Some(joined) = tasks.join_next().await {
+        let (i, result) =
+            joined.map_err(|e| Failure::Input(format!("robots.txt fetch failed: {e}")))?;
+        slots[i] = Some(result);
+    }
+    // The first bad source as given is the one reported.
+    let loaded = slots
+        .into_iter()
+        .flatten()
+        .collect::<Result<Vec<Loaded>, _>>()?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, l) in loaded.iter().enumerate() {
         if args.json {
@@ -130,10 +150,10 @@ fn text(out: &mut impl Write, l: &Loaded) -> std::io::Result<()> {
                 until(o.expires_at())
             )?;
             if let Some(etag) = o.etag() {
-                writeln!(out, "  etag {etag}")?;
+                writeln!(out, "  etag {}", clean(etag))?;
             }
             if let Some(modified) = o.last_modified() {
-                writeln!(out, "  last-modified {modified}")?;
+                writeln!(out, "  last-modified {}", clean(modified))?;
             }
         }
         (None, None) => {}
@@ -159,23 +179,29 @@ fn text(out: &mut impl Write, l: &Loaded) -> std::io::Result<()> {
     }
     writeln!(out, "sitemaps: {}", robots.sitemaps().len())?;
     for s in robots.sitemaps() {
-        writeln!(out, "  {s}")?;
+        writeln!(out, "  {}", clean(s))?;
     }
     if let Some(host) = robots.host() {
-        writeln!(out, "host: {host}")?;
+        writeln!(out, "host: {}", clean(host))?;
     }
     if !robots.records().is_empty() {
         writeln!(out, "other records: {}", robots.records().len())?;
         for r in robots.records() {
-            writeln!(out, "  line {}: {}: {}", r.line, r.key, r.value)?;
+            writeln!(
+                out,
+                "  line {}: {}: {}",
+                r.line,
+                clean(&r.key),
+                clean(&r.value)
+            )?;
         }
     }
     let lints = lints(l);
     writeln!(out, "warnings: {}", lints.len())?;
     for w in &lints {
         match w.line {
-            Some(line) => writeln!(out, "  line {line}: {}", w.message)?,
-            None => writeln!(out, "  {}", w.message)?,
+            Some(line) => writeln!(out, "  line {line}: {}", clean(&w.message))?,
+            None => writeln!(out, "  {}", clean(&w.message))?,
         }
     }
     Ok(())
@@ -225,7 +251,7 @@ impl<'a> ShowJson<'a> {
         ShowJson {
             source: l.source(),
             fetch: robots.fetch_outcome().map(FetchJson::new),
-            body_bytes: l.file.as_ref().map_or(robots.body_len(), |f| f.len),
+            body_bytes: robots.body_len(),
             groups: robots
                 .groups()
                 .map(|g| {
