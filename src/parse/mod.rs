@@ -498,19 +498,25 @@ impl Builder {
         self.rule_seen = false;
     }
 
+    /// A user-agent line with no value: it names no crawler, but still
+    /// ends the group before it, as in Google's parser (the rules that
+    /// follow apply to nobody).
+    #[cold]
+    fn empty_user_agent(&mut self, line: u32) {
+        if self.rule_seen && !self.groups.is_empty() {
+            self.start_group(line);
+        }
+        self.warn(
+            line,
+            WarningKind::EmptyValue {
+                directive: Directive::UserAgent,
+            },
+        );
+    }
+
     fn user_agent(&mut self, line: u32, value: &[u8]) {
         if value.is_empty() {
-            // Names no crawler, but still ends the group before it, as in
-            // Google's parser: the rules that follow apply to nobody.
-            if self.rule_seen && !self.groups.is_empty() {
-                self.start_group(line);
-            }
-            return self.warn(
-                line,
-                WarningKind::EmptyValue {
-                    directive: Directive::UserAgent,
-                },
-            );
+            return self.empty_user_agent(line);
         }
         if self.groups.is_empty() || self.rule_seen {
             self.start_group(line);
