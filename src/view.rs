@@ -125,7 +125,9 @@ impl<'a> GroupView<'a> {
         self.group().line
     }
 
-    /// The user-agent values as written (`*`, `Googlebot`, `Foo/1.0`, ...).
+    /// The user-agent values as written (`*`, `Googlebot`, `Foo/1.0`, ...);
+    /// none for a group started by an empty `User-agent:` line after rules,
+    /// which names no crawler.
     pub fn agents(&self) -> impl ExactSizeIterator<Item = &'a str> + use<'a> {
         let parsed = self.parsed;
         let (a, b) = self.group().agents;

@@ -145,10 +145,23 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
         );
         assert!(g.line() > last_group_line, "groups out of order");
         last_group_line = g.line();
-        assert!(g.agents().len() > 0, "group without user-agent");
         if let Some(line) = whole_line(&lines, g.line()) {
-            let first = g.agents().next().unwrap();
-            assert!(line.contains(first), "line {line:?} lacks agent {first:?}");
+            // An empty user-agent line after rules starts a group too: its
+            // agents, if any, are on the lines after it.
+            let value = line.split_once(':').map_or("", |(_, v)| v);
+            let empty = value
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .trim_matches([' ', '\t'])
+                .is_empty();
+            match g.agents().next() {
+                Some(first) if !empty => {
+                    assert!(line.contains(first), "line {line:?} lacks agent {first:?}")
+                }
+                Some(_) => {}
+                None => assert!(empty, "group without user-agent at {line:?}"),
+            }
         }
         let star = |a: &str| {
             let b = a.as_bytes();
