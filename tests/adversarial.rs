@@ -458,6 +458,7 @@ async fn relative_and_scheme_relative_locations_are_resolved() {
     assert_eq!(first.paths(), ["/robots.txt", "/real.txt", "/x"]);
     assert_eq!(second.paths(), ["/y", "/z.txt?from=y"]);
     // The rules govern the site asked about, not the one that served them.
+    assert_eq!(outcome.robots_url().as_str(), format!("{base}/robots.txt"));
     assert_rules(&robots, &base);
 }
 
