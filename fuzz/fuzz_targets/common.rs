@@ -147,10 +147,11 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
         last_group_line = g.line();
         if let Some(line) = whole_line(&lines, g.line()) {
             // An empty user-agent line after rules starts a group too: its
-            // agents, if any, are on the lines after it.
+            // agents, if any, are on the lines after it. (A NUL, like `#`,
+            // ends what the parser reads of a line.)
             let value = line.split_once(':').map_or("", |(_, v)| v);
             let empty = value
-                .split('#')
+                .split(['#', '\0'])
                 .next()
                 .unwrap_or("")
                 .trim_matches([' ', '\t'])
