@@ -154,7 +154,7 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
                 .split(['#', '\0'])
                 .next()
                 .unwrap_or("")
-                .trim_matches([' ', '\t'])
+                .trim_matches([' ', '\t', '\x0b', '\x0c'])
                 .is_empty();
             match g.agents().next() {
                 Some(first) if !empty => {
