@@ -246,16 +246,15 @@ pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(|c| c.is_control() && c != '\t') {
         return text.into();
     }
-    text.chars()
-        .map(|c| {
-            if c.is_control() && c != '\t' {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect::<String>()
-        .into()
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
 }
 
 pub fn group_label(group: GroupView<'_>) -> String {
