@@ -297,8 +297,8 @@ pub(crate) struct Rare {
     pub records: Box<[Record]>,
     pub warnings: Box<[Warning]>,
     /// For each crawler name in several groups with more than
-    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules between
-    /// them: where its run of groups is in `Parsed::lookup_groups` (start,
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules and
+    /// groups between them: where its run of groups is in `Parsed::lookup_groups` (start,
     /// end) and the slot in `Parsed::indexes` of one index over them all;
     /// by start.
     pub named_indexes: Box<[(u32, u32, u32)]>,
@@ -374,10 +374,10 @@ pub(crate) struct Parsed {
     /// built yet ([`rent`](crate::matcher::rent)).
     pub spent: Spent,
     /// When there are several `*` groups with more than
-    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules between
-    /// them, the slot in `indexes` of one prefix index over all their
-    /// rules (the merged group of RFC 9309 section 2.2.1, which crawlers
-    /// without a group of their own all read); else [`NO_INDEX`].
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules and
+    /// groups between them, the slot in `indexes` of one prefix index over
+    /// all their rules (the merged group of RFC 9309 section 2.2.1, which
+    /// crawlers without a group of their own all read); else [`NO_INDEX`].
     pub star_index: u32,
     /// Input octets parsed (after any transcoding; at most
     /// [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).

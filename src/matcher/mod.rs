@@ -5,8 +5,10 @@
 //! the best of the merged rules is the best of the groups' bests, so merged
 //! groups need not be materialised. But when the `*` groups (which every
 //! crawler without a group of its own reads), or the groups naming one
-//! crawler, are several with more than [`INDEX_MIN_RULES`] rules between
-//! them, one index covers them all ([`Parsed::merged_slot`]).
+//! crawler, are several with more than [`INDEX_MIN_RULES`] rules and
+//! groups between them (a group counts as a rule: a walk over thousands of
+//! empty groups costs as much), one index covers them all
+//! ([`Parsed::merged_slot`]).
 //!
 //! Small groups are scanned linearly, skipping any rule too short to beat the
 //! best match so far; groups with more than [`INDEX_MIN_RULES`] rules get a
@@ -125,7 +127,7 @@ fn rules_best(parsed: &Parsed, rules: (u32, u32), slot: u32, path: &[u8]) -> Opt
 /// for 16, and 0.97 to 1.11 for 64 and 256. A price of 16 did better at 4
 /// checks (0.75) and worse from 16 on (1.12 to 1.23); 32, worse still
 /// (1.17 to 1.33).
-const INDEX_PRICE_SCANS: u32 = 8;
+pub(crate) const INDEX_PRICE_SCANS: u32 = 8;
 
 /// Should a check of a group of `n` rules, or of merged groups, whose index
 /// is not built yet, scan them linearly rather than build the index now?
@@ -280,9 +282,10 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
         if let Some(index) = slot.get() {
             return index.best(&parsed.arena, path);
         }
+        // Each group costs the scan a step, as a rule does (see `rent`).
         let n = groups.iter().map(|&g| {
             let (start, end) = parsed.groups[g as usize].rules;
-            end - start
+            end - start + 1
         });
         if !rent(parsed, n.fold(0, u32::saturating_add), path) {
             return slot

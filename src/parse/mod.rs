@@ -753,10 +753,13 @@ impl Builder {
         }
         // And one for the `*` groups together, when several apply.
         let groups = &self.groups;
+        // What a merged check without an index walks: every group, and
+        // every rule of each (a name in thousands of empty groups costs as
+        // much as thousands of rules).
         let rules_in = |of: &[u32]| -> u32 {
             of.iter()
-                .map(|&g| groups[g as usize].rules.1 - groups[g as usize].rules.0)
-                .sum()
+                .map(|&g| groups[g as usize].rules.1 - groups[g as usize].rules.0 + 1)
+                .fold(0, u32::saturating_add)
         };
         let star_index =
             if star_groups.len() > 1 && rules_in(&star_groups) > crate::matcher::INDEX_MIN_RULES {
@@ -979,14 +982,15 @@ mod tests {
             assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
             assert_eq!(p.lookup_groups[k], a.group);
             // The groups the token selects have a merged index exactly when
-            // they are several with enough rules between them.
+            // they are several with enough rules and groups between them.
             let token = std::str::from_utf8(p.agent_token(a)).unwrap();
             let (groups, _) = crate::agent::select(&p, token);
             let rules: u32 = groups
                 .iter()
                 .map(|&g| p.groups[g as usize].rules.1 - p.groups[g as usize].rules.0)
                 .sum();
-            let merged = groups.len() > 1 && rules > crate::matcher::INDEX_MIN_RULES;
+            let merged =
+                groups.len() > 1 && rules + groups.len() as u32 > crate::matcher::INDEX_MIN_RULES;
             assert_eq!(p.merged_slot(groups).is_some(), merged, "{token}");
         }
     }
@@ -1010,6 +1014,37 @@ mod tests {
         assert!(p.merged_slot(&groups[1..]).is_none());
         let (one, _) = crate::agent::select(&p, "g1");
         assert!(p.merged_slot(one).is_none());
+    }
+
+    /// A crawler named in thousands of empty groups (or thousands of empty
+    /// `*` groups) gets a merged index like one named in groups of rules:
+    /// without it each check would walk every group.
+    #[test]
+    fn many_empty_groups_get_a_merged_index() {
+        for star in [false, true] {
+            let name = if star { "*" } else { "bot" };
+            let mut body = format!("User-agent: {name}\nDisallow: /a\n");
+            for _ in 0..5_000 {
+                body.push_str(&format!("User-agent: {name}\nDisallow:\n"));
+            }
+            body.push_str(&format!("User-agent: {name}\nAllow: /a/b\n"));
+            check_lookup(body.as_bytes());
+            let p = parse(body.as_bytes(), &ParseOptions::new());
+            let (groups, _) = crate::agent::select(&p, "bot");
+            assert_eq!(groups.len(), 5_002);
+            assert!(p.merged_slot(groups).is_some());
+            // Checks scan until they have cost about what the build does,
+            // then build it; the answers are the same before and after.
+            let allows = |path: &str| {
+                crate::matcher::best(&p, groups, path.as_bytes()).is_none_or(|hit| hit.allow)
+            };
+            for _ in 0..crate::matcher::INDEX_PRICE_SCANS + 1 {
+                assert!(!allows("/a"));
+                assert!(allows("/a/b"));
+                assert!(allows("/c"));
+            }
+            assert!(p.merged_slot(groups).unwrap().get().is_some(), "{name}");
+        }
     }
 
     #[test]
