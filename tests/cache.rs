@@ -214,11 +214,25 @@ async fn unreachable_after_a_good_copy_serves_the_good_copy_with_backoff() {
     remount(&server, ResponseTemplate::new(503)).await;
     clock.advance(DAY);
     let served = cache.get(server.uri()).await.unwrap();
-    assert!(
-        Arc::ptr_eq(&good, &served),
-        "the good copy, not disallow all"
-    );
+    // The good copy's rules, not disallow all; its outcome says why, and
+    // is otherwise the copy's (its age, its validators).
     assert_rules(&served);
+    let (copy, now) = (
+        good.fetch_outcome().unwrap(),
+        served.fetch_outcome().unwrap(),
+    );
+    let why = UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(now.result(), &FetchResult::StaleCopy(why));
+    assert!(now.result().is_stale_copy() && !now.result().is_unreachable());
+    assert_eq!(now.fetched_at(), copy.fetched_at());
+    assert_eq!(now.etag(), Some("\"v1\""));
+    assert_eq!(
+        now.to_string(),
+        format!(
+            "{}: unreachable, serving the last good copy: HTTP 503 Service Unavailable",
+            copy.robots_url()
+        )
+    );
     assert_eq!(requests(&server).await, 1, "one request since the reset");
     let sent = &server.received_requests().await.unwrap()[0];
     assert_eq!(sent.headers.get("if-none-match").unwrap(), "\"v1\"");
@@ -230,6 +244,9 @@ async fn unreachable_after_a_good_copy_serves_the_good_copy_with_backoff() {
     clock.advance(Duration::from_secs(1));
     assert_rules(&cache.get(server.uri()).await.unwrap());
     assert_eq!(requests(&server).await, 2);
+    // Still conditional, from the stale copy's validators.
+    let sent = &server.received_requests().await.unwrap()[1];
+    assert_eq!(sent.headers.get("if-none-match").unwrap(), "\"v1\"");
     clock.advance(MINUTE);
     assert_rules(&cache.get(server.uri()).await.unwrap());
     assert_eq!(requests(&server).await, 2, "backing off: 2 minutes now");
@@ -241,13 +258,20 @@ async fn unreachable_after_a_good_copy_serves_the_good_copy_with_backoff() {
     assert_eq!(stats.errors, 3);
     assert_eq!(stats.stale_served, 5, "every lookup since the outage");
 
-    // Back up: fresh rules again.
+    // Back up, and unchanged: the copy's rules, confirmed.
+    remount(&server, ResponseTemplate::new(304)).await;
+    clock.advance(4 * MINUTE);
+    let confirmed = cache.get(server.uri()).await.unwrap();
+    assert_rules(&confirmed);
+    assert_eq!(result(&confirmed), &FetchResult::NotModified);
+
+    // Changed: fresh rules again.
     remount(
         &server,
         ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
     )
     .await;
-    clock.advance(4 * MINUTE);
+    clock.advance(DAY);
     let back = cache.get(server.uri()).await.unwrap();
     assert!(!back.is_allowed(AGENT, "/public/x"));
     assert_eq!(result(&back), &FetchResult::Fetched);

@@ -192,9 +192,11 @@ impl Entry {
         let next_check = retry_at.min(limit);
         match good {
             // RFC 9309 section 2.4: a cached copy may be used beyond its
-            // expiry while robots.txt is unreachable.
+            // expiry while robots.txt is unreachable. Its outcome says so
+            // (and why); the rest of it, validators included, stays the
+            // copy's, so refreshes stay conditional.
             Some(good) => Entry::new(
-                Arc::clone(good),
+                Arc::new(stale_copy(good, outcome)),
                 State::Stale { since, failures },
                 next_check,
             ),
@@ -234,6 +236,26 @@ impl Entry {
     /// Gives the refresh back (the refreshing task was cancelled).
     pub(crate) fn end_refresh(&self) {
         self.refreshing.store(false, Ordering::Release);
+    }
+}
+
+/// The last good copy `good`, as served while its server is unreachable:
+/// the same rules, with the copy's outcome but for the result, which is
+/// [`FetchResult::StaleCopy`] with why `failed` (the failed fetch's
+/// outcome) failed.
+fn stale_copy(good: &Robots, failed: Option<&crate::FetchOutcome>) -> Robots {
+    let why = failed.and_then(|o| match o.result() {
+        FetchResult::Unreachable(why) => Some(why.clone()),
+        _ => None,
+    });
+    match (good.fetch_outcome(), why) {
+        (Some(copy), Some(why)) => {
+            let mut o = copy.clone();
+            o.result = FetchResult::StaleCopy(why);
+            good.clone().with_fetch_outcome(o)
+        }
+        // Not fetched (parsed locally), or no reason: as it is.
+        _ => good.clone(),
     }
 }
 

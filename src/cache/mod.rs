@@ -27,7 +27,7 @@
 //! | 2xx | the rules | when the response expires (its caching headers, at most 24 h, at least [`min_ttl`](RobotsCacheBuilder::min_ttl)) |
 //! | 304 on a refresh | the same rules, renewed | as for 2xx |
 //! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
-//! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
+//! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
 //! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff |
 //!

@@ -144,6 +144,13 @@ pub enum FetchResult {
     Unavailable(UnavailableReason),
     /// robots.txt is unreachable: everything is disallowed (section 2.3.1.4).
     Unreachable(UnreachableReason),
+    /// robots.txt is unreachable (why the last fetch failed), and a
+    /// [`RobotsCache`](crate::RobotsCache) serves its last good copy
+    /// meanwhile, as section 2.4 allows, up to its
+    /// [`stale_limit`](crate::RobotsCacheBuilder::stale_limit). The rest
+    /// of the outcome is the copy's: [`fetched_at`](FetchOutcome::fetched_at)
+    /// tells how old it is. Only a cache gives this result.
+    StaleCopy(UnreachableReason),
 }
 
 impl FetchResult {
@@ -163,12 +170,21 @@ impl FetchResult {
         matches!(self, FetchResult::Unreachable(_))
     }
 
-    /// Whether the Display of this result already names the status.
+    /// Whether robots.txt is unreachable and a cache serves its last good
+    /// copy ([`StaleCopy`](FetchResult::StaleCopy)).
+    pub fn is_stale_copy(&self) -> bool {
+        matches!(self, FetchResult::StaleCopy(_))
+    }
+
+    /// Whether the Display of the outcome should leave out its status: the
+    /// result names it, or (a stale copy) the status is the copy's, not
+    /// the failure's.
     fn shows_status(&self) -> bool {
         matches!(
             self,
             FetchResult::Unavailable(UnavailableReason::Status(_))
                 | FetchResult::Unreachable(UnreachableReason::Status(_))
+                | FetchResult::StaleCopy(_)
         )
     }
 }
@@ -180,6 +196,9 @@ impl fmt::Display for FetchResult {
             FetchResult::NotModified => f.write_str("not modified"),
             FetchResult::Unavailable(why) => write!(f, "unavailable, allow all: {why}"),
             FetchResult::Unreachable(why) => write!(f, "unreachable, disallow all: {why}"),
+            FetchResult::StaleCopy(why) => {
+                write!(f, "unreachable, serving the last good copy: {why}")
+            }
         }
     }
 }

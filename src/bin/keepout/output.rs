@@ -153,6 +153,7 @@ pub fn result_name(result: &FetchResult) -> &'static str {
         FetchResult::NotModified => "not_modified",
         FetchResult::Unavailable(_) => "unavailable",
         FetchResult::Unreachable(_) => "unreachable",
+        FetchResult::StaleCopy(_) => "stale_copy",
         _ => "other",
     }
 }
@@ -160,7 +161,7 @@ pub fn result_name(result: &FetchResult) -> &'static str {
 fn result_reason(result: &FetchResult) -> Option<String> {
     match result {
         FetchResult::Unavailable(why) => Some(why.to_string()),
-        FetchResult::Unreachable(why) => Some(why.to_string()),
+        FetchResult::Unreachable(why) | FetchResult::StaleCopy(why) => Some(why.to_string()),
         _ => None,
     }
 }
