@@ -493,6 +493,31 @@ impl Parsed {
 
     /// Bytes retained on the heap by this value, with the `Arc` allocation
     /// that holds it (not counting lazily built indexes).
+    /// The most heap bytes the prefix indexes of this file could take, were
+    /// every one built ([`Index::bytes_bound`] of each index slot's rules).
+    pub fn index_bytes_bound(&self) -> usize {
+        let rules = |(start, end): (u32, u32)| (end - start) as usize;
+        let groups = self
+            .groups
+            .iter()
+            .filter(|g| g.index != NO_INDEX)
+            .map(|g| Index::bytes_bound(rules(g.rules)));
+        let merged = |of: &[u32]| {
+            Index::bytes_bound(
+                of.iter()
+                    .map(|&g| rules(self.groups[g as usize].rules))
+                    .sum(),
+            )
+        };
+        let star = (self.star_index != NO_INDEX).then(|| merged(&self.star_groups));
+        let named = self
+            .rare()
+            .into_iter()
+            .flat_map(|r| r.named_indexes.iter())
+            .map(|&(start, end, _)| merged(&self.lookup_groups[start as usize..end as usize]));
+        groups.chain(star).chain(named).sum()
+    }
+
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         // The `Arc` allocation holding this struct: two counts and itself.

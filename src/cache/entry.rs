@@ -108,7 +108,10 @@ pub(crate) struct Entry {
 
 impl Entry {
     fn new(served: Arc<Robots>, state: State, next_check: SystemTime) -> Entry {
-        let weight = served.heap_bytes() + std::mem::size_of::<Entry>() + 256;
+        // The indexes that checks build later are weighed in now, at their
+        // most: the weight is taken once, on insertion.
+        let weight =
+            served.heap_bytes() + served.index_bytes_bound() + std::mem::size_of::<Entry>() + 256;
         Entry {
             served,
             state,
@@ -294,6 +297,23 @@ mod tests {
         assert_eq!(secs, [60, 120, 240, 480, 960, 1920, 3600, 3600, 3600]);
         assert_eq!(p.backoff(u32::MAX), Duration::from_secs(3600));
         assert_eq!(p.backoff(0), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_weight_counts_the_indexes_checks_may_build() {
+        let now = SystemTime::UNIX_EPOCH;
+        let small = Robots::parse("User-agent: *\nDisallow: /a\n");
+        assert_eq!(small.index_bytes_bound(), 0);
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..100 {
+            body.push_str(&format!("Disallow: /p{i}\n"));
+        }
+        let large = Robots::parse(&body);
+        let bound = large.index_bytes_bound();
+        assert!(bound >= 100 * 24, "{bound}");
+        let heap = large.heap_bytes();
+        let e = Entry::after_fetch(None, large, now, &policy());
+        assert!(e.weight >= heap + bound);
     }
 
     #[test]

@@ -422,8 +422,9 @@ impl RobotsCacheBuilder {
     }
 
     /// Bound the cache to about `bytes` of retained memory, each entry
-    /// weighing its rules' [`Robots::heap_bytes`] plus its key and
-    /// bookkeeping. Excludes [`max_entries`](Self::max_entries). An entry
+    /// weighing its rules' [`Robots::heap_bytes`], the prefix indexes
+    /// checks may build for its large groups (at their most, as if all
+    /// were built), its key and bookkeeping. Excludes [`max_entries`](Self::max_entries). An entry
     /// heavier than the whole bound is not kept, so each lookup of its
     /// origin would fetch again: leave room for the largest files (a 500 KiB
     /// body keeps about as many bytes).

@@ -416,6 +416,26 @@ impl Index {
         }
     }
 
+    /// The most heap bytes an index of `rules` rules takes: the struct, an
+    /// entry (24 bytes) and a run start (4) per rule, and the table of
+    /// [`Prefixes::starts`].
+    pub(crate) fn bytes_bound(rules: usize) -> usize {
+        size_of::<Index>()
+            + rules * (size_of::<Entry>().max(size_of::<Wild>()) + size_of::<u32>())
+            + size_of::<u32>()
+            + 129 * size_of::<u32>()
+    }
+
+    /// The heap bytes this index takes.
+    #[cfg(test)]
+    fn heap_bytes(&self) -> usize {
+        size_of::<Index>()
+            + self.entries.len() * size_of::<Entry>()
+            + self.wild.len() * size_of::<Wild>()
+            + self.runs.len() * size_of::<u32>()
+            + self.starts.len() * size_of::<u32>()
+    }
+
     /// The best rule of the indexed group matching `path`.
     #[inline]
     pub(crate) fn best(&self, arena: &[u8], path: &[u8]) -> Option<Hit> {
@@ -694,6 +714,33 @@ mod tests {
         assert_eq!(std::mem::offset_of!(Index, anchors), 0);
         assert_eq!(std::mem::offset_of!(Index, wild), 64);
         assert!(std::mem::offset_of!(Index, runs) + size_of::<Box<[u32]>>() <= 128);
+    }
+
+    #[test]
+    fn an_index_takes_no_more_than_its_bound() {
+        for (prefixed, wild) in [
+            (0, 0),
+            (1, 0),
+            (0, 1),
+            (31, 0),
+            (32, 0),
+            (40, 300),
+            (0, 500),
+        ] {
+            let mut body = String::from("User-agent: *\n");
+            for i in 0..prefixed {
+                body.push_str(&format!("Disallow: /p{i}\n"));
+            }
+            for i in 0..wild {
+                body.push_str(&format!("Allow: /*.x{i}$\n"));
+            }
+            let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
+            let index = Index::build(&parsed, parsed.groups[0].rules);
+            let bound = Index::bytes_bound(prefixed + wild);
+            assert!(index.heap_bytes() <= bound, "{prefixed} {wild}");
+            // And not far from it.
+            assert!(bound - index.heap_bytes() <= 4 * (prefixed + wild) + 520 + 4);
+        }
     }
 
     #[test]
