@@ -174,6 +174,57 @@ async fn control_characters_from_a_file_are_escaped() {
     }
 }
 
+/// A file whose path is not UTF-8 is read (Unix: paths are octets).
+#[cfg(unix)]
+#[tokio::test]
+async fn a_path_that_is_not_utf8_is_read() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = std::env::temp_dir().join(format!("keepout-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(OsStr::from_bytes(b"robots-\xff.txt"));
+    std::fs::copy(FILE, &file).unwrap();
+    async fn run(args: Vec<&OsStr>) -> (Option<i32>, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_keepout"))
+            .args(args)
+            .output()
+            .await
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+    let (code, stdout, stderr) = run(vec![
+        OsStr::new("check"),
+        OsStr::new("-a"),
+        OsStr::new("ExampleBot"),
+        OsStr::new("--robots"),
+        file.as_os_str(),
+        OsStr::new("https://example.com/public/x"),
+    ])
+    .await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("robots-\u{FFFD}.txt: local file"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ALLOWED    https://example.com/public/x  line 17"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = run(vec![OsStr::new("show"), file.as_os_str()]).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    // Shown with the octet that is not UTF-8 replaced.
+    assert!(
+        stdout.contains("robots-\u{FFFD}.txt: local file"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[tokio::test]
 async fn exit_0_when_all_allowed() {
     let run = keepout(

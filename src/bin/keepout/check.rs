@@ -41,7 +41,7 @@ pub struct Args {
     /// local file, or an http(s) URL whose origin's /robots.txt is fetched
     /// (its path does not matter).
     #[arg(short, long, value_name = "FILE|URL")]
-    robots: Option<String>,
+    robots: Option<std::ffi::OsString>,
 
     /// One JSON object per URL, one per line (JSON Lines).
     #[arg(long)]

@@ -41,7 +41,7 @@ pub struct Args {
     /// robots.txt files, or http(s) URLs whose origin's robots.txt is
     /// fetched.
     #[arg(required = true, value_name = "FILE|URL")]
-    sources: Vec<String>,
+    sources: Vec<std::ffi::OsString>,
 }
 
 pub async fn run(args: Args) -> Result<ExitCode, Failure> {

@@ -1,5 +1,8 @@
 //! Where a robots.txt comes from: a local file, or an HTTP(S) fetch.
 
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
 use keepout::Robots;
 use keepout::fetch::{Fetcher, MIN_BODY_LIMIT};
 
@@ -8,8 +11,8 @@ use crate::Failure;
 /// A robots.txt to read, as named on the command line.
 #[derive(Debug, Clone)]
 pub enum Source {
-    /// A local file.
-    File(String),
+    /// A local file (any path the system allows, UTF-8 or not).
+    File(PathBuf),
     /// An http(s) URL: the robots.txt of its origin is fetched, whatever
     /// its path.
     Url(String),
@@ -18,18 +21,22 @@ pub enum Source {
 impl Source {
     /// Reads a `FILE|URL` argument: a value with a `scheme://` prefix is a
     /// URL (http and https only), anything else a local path.
-    pub fn parse(value: &str) -> Result<Source, Failure> {
-        let is_url = value.split_once("://").is_some_and(|(scheme, _)| {
+    pub fn parse(value: &OsStr) -> Result<Source, Failure> {
+        // A value that is not UTF-8 can only be a path.
+        let Some(text) = value.to_str() else {
+            return Ok(Source::File(PathBuf::from(value)));
+        };
+        let is_url = text.split_once("://").is_some_and(|(scheme, _)| {
             !scheme.is_empty()
                 && scheme
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
         });
         if !is_url {
-            return Ok(Source::File(value.to_owned()));
+            return Ok(Source::File(PathBuf::from(value)));
         }
-        keepout::fetch::robots_url(value).map_err(|e| Failure::Input(e.to_string()))?;
-        Ok(Source::Url(value.to_owned()))
+        keepout::fetch::robots_url(text).map_err(|e| Failure::Input(e.to_string()))?;
+        Ok(Source::Url(text.to_owned()))
     }
 
     /// Reads the file or fetches the URL's robots.txt.
@@ -42,7 +49,7 @@ impl Source {
                 Ok(Loaded {
                     robots: Robots::parse(&bytes),
                     file: Some(LocalFile {
-                        path: path.clone(),
+                        path: path.to_string_lossy().into_owned(),
                         len: bytes.len(),
                         cap_line: cap_line(&bytes),
                     }),
@@ -86,7 +93,8 @@ impl Loaded {
 /// A robots.txt read from disk.
 #[derive(Debug, Clone)]
 pub struct LocalFile {
-    /// The path as given.
+    /// The path as given, for display (octets that are not UTF-8 shown as
+    /// U+FFFD).
     pub path: String,
     /// Its size in bytes.
     pub len: usize,
