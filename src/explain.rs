@@ -38,7 +38,7 @@ pub enum Cause {
 /// let rule = d.rule().unwrap();
 /// assert_eq!((rule.line(), rule.kind(), rule.pattern()), (2, RuleKind::Disallow, "/private"));
 /// assert_eq!(rule.group().line(), 1);
-/// assert_eq!(d.to_string(), "disallowed by line 2 'Disallow: /private' (group at line 1 (User-agent: *))");
+/// assert_eq!(d.to_string(), "disallowed by line 2 'Disallow: /private' (group at line 1: User-agent: *)");
 /// ```
 #[derive(Clone, Copy)]
 pub struct Decision<'a> {

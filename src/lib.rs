@@ -110,7 +110,9 @@ pub use agent::AgentMatch;
 pub use cache::{CacheStats, RobotsCache, RobotsCacheBuilder};
 pub use error::Error;
 pub use explain::{Cause, Decision};
-pub use fetch::{FetchOutcome, FetchResult, Fetcher, FetcherBuilder};
+pub use fetch::{
+    FetchOutcome, FetchResult, Fetcher, FetcherBuilder, UnavailableReason, UnreachableReason,
+};
 pub use lint::{Shadowed, Warning, WarningKind};
 pub use parse::{Directive, ParseOptions};
 pub use record::{Record, RequestRate};

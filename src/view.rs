@@ -170,14 +170,14 @@ impl<'a> GroupView<'a> {
 
 impl fmt::Display for GroupView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "group at line {} (User-agent: ", self.line())?;
+        write!(f, "group at line {}: User-agent: ", self.line())?;
         for (i, a) in self.agents().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
             f.write_str(a)?;
         }
-        f.write_str(")")
+        Ok(())
     }
 }
 

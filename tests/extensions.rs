@@ -189,7 +189,7 @@ fn explain_names_the_deciding_line_pattern_and_group() {
     assert_eq!(group.agents().collect::<Vec<_>>(), ["SlowBot", "OtherBot"]);
     assert_eq!(
         d.to_string(),
-        "disallowed by line 12 'Disallow: /' (group at line 8 (User-agent: SlowBot, OtherBot))"
+        "disallowed by line 12 'Disallow: /' (group at line 8: User-agent: SlowBot, OtherBot)"
     );
 
     let d = robots.explain("Stranger", "/public");
