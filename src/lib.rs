@@ -149,3 +149,9 @@ pub mod __fuzz {
         RefRule, allowed as reference_allowed, glob as reference_glob,
     };
 }
+
+/// The README's Rust examples, compiled (and those not marked `no_run` run)
+/// as doctests, so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
