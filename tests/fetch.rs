@@ -437,6 +437,20 @@ async fn latin1_body_is_transcoded() {
 }
 
 #[tokio::test]
+async fn utf8_body_labelled_latin1_stays_utf8() {
+    let body = "User-agent: *\nDisallow: /café\n".as_bytes().to_vec();
+    let server =
+        serve(ResponseTemplate::new(200).set_body_raw(body, "text/plain; charset=ISO-8859-1"))
+            .await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let base = server.uri();
+    assert!(!robots.is_allowed(AGENT, &format!("{base}/caf%C3%A9")));
+    assert!(robots.is_allowed(AGENT, &format!("{base}/cafe")));
+    let rule = robots.groups().next().unwrap().rules().next().unwrap();
+    assert_eq!(rule.to_string(), "Disallow: /café");
+}
+
+#[tokio::test]
 async fn utf16_body_with_bom_is_transcoded() {
     let body: Vec<u8> = [0xFF, 0xFE]
         .into_iter()

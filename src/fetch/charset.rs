@@ -3,8 +3,8 @@
 //! RFC 9309 section 2.2 makes robots.txt UTF-8, but servers still send
 //! Latin-1, Windows-1252 or UTF-16 files and say so in `Content-Type`. A BOM
 //! decides first (UTF-16 LE/BE, or UTF-8, which the parser skips); then the
-//! `charset` parameter, unless it cannot fit the body; otherwise the bytes
-//! are taken as UTF-8.
+//! `charset` parameter, unless the body shows it wrong ([`fit`]); otherwise
+//! the bytes are taken as UTF-8.
 
 use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 use http::HeaderValue;
@@ -16,9 +16,10 @@ pub(crate) fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<
         None => match content_type
             .and_then(charset_label)
             .and_then(Encoding::for_label)
+            .and_then(|label| fit(label, &body))
         {
-            Some(encoding) if believable(encoding, &body) => encoding,
-            _ => return body,
+            Some(encoding) => encoding,
+            None => return body,
         },
     };
     if encoding == UTF_8 {
@@ -30,22 +31,53 @@ pub(crate) fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<
     text.into_owned().into_bytes()
 }
 
-/// Whether a `charset` label's `encoding` can be what `body` (which has no
-/// BOM) is in. Two kinds of label would turn a plain ASCII file into text
-/// with no rules in it, so that `Disallow: /` came to allow everything:
-/// the labels the Encoding Standard maps to its "replacement" encoding
-/// (`iso-2022-kr`, `hz-gb-2312`, ...), which decode any body to one
-/// U+FFFD; and a UTF-16 label on a body that is not UTF-16. A robots.txt in
-/// UTF-16 is mostly ASCII, so half its first octets are zero; a body with
-/// no zero octet in its first 512 is taken as UTF-8 instead.
-fn believable(encoding: &'static Encoding, body: &[u8]) -> bool {
-    if encoding == REPLACEMENT {
-        return false;
+/// The encoding to read `body` (which has no BOM) in, given the one its
+/// `charset` label names; `None` to take it as UTF-8. The label is
+/// overruled where the body shows it wrong:
+///
+/// - The labels the Encoding Standard maps to its "replacement" encoding
+///   (`iso-2022-kr`, `hz-gb-2312`, ...) decode any body to one U+FFFD, so
+///   that `Disallow: /` would come to allow everything: ignored.
+/// - A robots.txt in UTF-16 is mostly ASCII, so about half its octets are
+///   zero: a UTF-16 label on a body with no zero octet in its first 512 is
+///   ignored (the same failure), and the zeros' places tell the byte order
+///   (a BOM-less `utf-16` label means little-endian in the Encoding
+///   Standard, but `00 55 00 73` is big-endian `Us`).
+/// - A body that is valid UTF-8 is read as UTF-8 whatever other
+///   ASCII-compatible label it carries (servers label files `ISO-8859-1` by
+///   default): octets of another encoding almost never form valid UTF-8
+///   sequences, while reading `/café` in UTF-8 as Latin-1 would give
+///   `/cafÃ©`, which no URL matches.
+fn fit(label: &'static Encoding, body: &[u8]) -> Option<&'static Encoding> {
+    if label == REPLACEMENT {
+        return None;
     }
-    if encoding == UTF_16LE || encoding == UTF_16BE {
-        return body[..body.len().min(512)].contains(&0);
+    if label == UTF_16LE || label == UTF_16BE {
+        let head = &body[..body.len().min(512)];
+        let zeros = |parity: usize| {
+            head.iter()
+                .skip(parity)
+                .step_by(2)
+                .filter(|&&b| b == 0)
+                .count()
+        };
+        let (even, odd) = (zeros(0), zeros(1));
+        return match (even, odd) {
+            (0, 0) => None,
+            _ if even > odd => Some(UTF_16BE),
+            _ => Some(UTF_16LE),
+        };
     }
-    true
+    // (A body cut at the size limit may end inside a character: that
+    // counts as valid.)
+    let utf8 = match std::str::from_utf8(body) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    if label.is_ascii_compatible() && utf8 {
+        return None;
+    }
+    Some(label)
 }
 
 /// The `charset` parameter of a `Content-Type` value, unquoted.
@@ -116,6 +148,49 @@ mod tests {
             ),
             want
         );
+    }
+
+    #[test]
+    fn utf8_under_another_label_stays_utf8() {
+        let body = "Disallow: /café\nDisallow: /日本\n".as_bytes().to_vec();
+        for label in ["ISO-8859-1", "windows-1252", "shift_jis", "gbk", "koi8-r"] {
+            let value = format!("text/plain; charset={label}");
+            assert_eq!(to_utf8(body.clone(), Some(&ct(&value))), body, "{label}");
+        }
+        // Nor when cut inside its last character, as at the size limit.
+        let cut = body[..body.len() - 2].to_vec();
+        assert_eq!(
+            to_utf8(cut.clone(), Some(&ct("text/plain; charset=latin1"))),
+            cut
+        );
+        // A Latin-1 body is not valid UTF-8 (a lone 0xE9): transcoded.
+        assert_eq!(
+            to_utf8(
+                b"Disallow: /caf\xE9\n".to_vec(),
+                Some(&ct("text/plain; charset=latin1"))
+            ),
+            "Disallow: /café\n".as_bytes()
+        );
+    }
+
+    #[test]
+    fn utf16_without_a_bom_by_where_its_zeros_are() {
+        let text = "User-agent: *\nDisallow: /x\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for label in ["utf-16", "utf-16le", "utf-16be"] {
+            let value = ct(&format!("text/plain; charset={label}"));
+            assert_eq!(
+                to_utf8(le.clone(), Some(&value)),
+                text.as_bytes(),
+                "{label}"
+            );
+            assert_eq!(
+                to_utf8(be.clone(), Some(&value)),
+                text.as_bytes(),
+                "{label}"
+            );
+        }
     }
 
     #[test]

@@ -37,7 +37,10 @@
 //! UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
 //! with no zero octet, or one of the labels the Encoding Standard decodes
 //! to a single U+FFFD, such as `iso-2022-kr`) is ignored, so a mislabelled
-//! `Disallow: /` still disallows.
+//! `Disallow: /` still disallows. A body that is valid UTF-8 is read as
+//! UTF-8 whatever other label it carries (servers often label everything
+//! ISO-8859-1), and a BOM-less UTF-16 body is read in the byte order its
+//! zero octets show.
 //!
 //! [`limits`](crate::limits) lists every limit the fetcher applies (body,
 //! redirects, timeouts, response heads, expiry, concurrency) and what
