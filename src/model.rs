@@ -491,10 +491,11 @@ impl Parsed {
         &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
     }
 
-    /// Bytes retained on the heap by this value, with the `Arc` allocation
-    /// that holds it (not counting lazily built indexes).
-    /// The most heap bytes the prefix indexes of this file could take, were
-    /// every one built ([`Index::bytes_bound`] of each index slot's rules).
+    /// The most heap bytes the prefix indexes that one crawler's checks
+    /// build could take: the largest [`Index::bytes_bound`] of the index
+    /// slots (a crawler's checks build one index: its group's, or the one
+    /// over its merged groups, or the `*` groups'). Checks under several
+    /// names can build more.
     pub fn index_bytes_bound(&self) -> usize {
         let rules = |(start, end): (u32, u32)| (end - start) as usize;
         let groups = self
@@ -506,7 +507,7 @@ impl Parsed {
             Index::bytes_bound(
                 of.iter()
                     .map(|&g| rules(self.groups[g as usize].rules))
-                    .sum(),
+                    .fold(0, usize::saturating_add),
             )
         };
         let star = (self.star_index != NO_INDEX).then(|| merged(&self.star_groups));
@@ -515,9 +516,11 @@ impl Parsed {
             .into_iter()
             .flat_map(|r| r.named_indexes.iter())
             .map(|&(start, end, _)| merged(&self.lookup_groups[start as usize..end as usize]));
-        groups.chain(star).chain(named).sum()
+        groups.chain(star).chain(named).max().unwrap_or(0)
     }
 
+    /// Bytes retained on the heap by this value, with the `Arc` allocation
+    /// that holds it (not counting lazily built indexes).
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         // The `Arc` allocation holding this struct: two counts and itself.

@@ -270,15 +270,15 @@ impl Robots {
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
     /// per rule of such a group, about 200 bytes per index, and 516 more
     /// for an index of 32 prefix rules or more). A
-    /// [`RobotsCache`](crate::RobotsCache) bounded in bytes weighs those in
-    /// too, as if every one were built.
+    /// [`RobotsCache`](crate::RobotsCache) bounded in bytes weighs in the
+    /// largest index one crawler's checks could build.
     pub fn heap_bytes(&self) -> usize {
         self.parsed.heap_bytes()
     }
 
-    /// The most heap bytes the prefix indexes of this file's large groups
-    /// could add to [`heap_bytes`](Robots::heap_bytes), were every one
-    /// built: what a [`RobotsCache`](crate::RobotsCache) weighs in.
+    /// The most heap bytes the prefix index one crawler's checks build
+    /// could add to [`heap_bytes`](Robots::heap_bytes): what a
+    /// [`RobotsCache`](crate::RobotsCache) weighs in.
     pub(crate) fn index_bytes_bound(&self) -> usize {
         self.parsed.index_bytes_bound()
     }

@@ -314,6 +314,22 @@ mod tests {
         let heap = large.heap_bytes();
         let e = Entry::after_fetch(None, large, now, &policy());
         assert!(e.weight >= heap + bound);
+        // Many crawler names each in two large groups: one crawler's
+        // checks build one index, and only that is weighed in (counting
+        // one per name made this 160 KB file weigh 280 MB).
+        let mut body = String::new();
+        for group in 0..2 {
+            for n in 0..2000 {
+                body.push_str(&format!("User-agent: bot{n}\n"));
+            }
+            for r in 0..5000 {
+                body.push_str(&format!("Disallow: /{group}/{r}\n"));
+            }
+        }
+        let many = Robots::parse(&body);
+        let bound = many.index_bytes_bound();
+        assert!(bound >= 10_000 * 24, "{bound}");
+        assert!(bound <= 10_000 * 28 + 1024, "{bound}");
     }
 
     #[test]

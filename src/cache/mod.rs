@@ -422,12 +422,13 @@ impl RobotsCacheBuilder {
     }
 
     /// Bound the cache to about `bytes` of retained memory, each entry
-    /// weighing its rules' [`Robots::heap_bytes`], the prefix indexes
-    /// checks may build for its large groups (at their most, as if all
-    /// were built), its key and bookkeeping. Excludes [`max_entries`](Self::max_entries). An entry
-    /// heavier than the whole bound is not kept, so each lookup of its
-    /// origin would fetch again: leave room for the largest files (a 500 KiB
-    /// body keeps about as many bytes).
+    /// weighing its rules' [`Robots::heap_bytes`], the largest prefix index
+    /// one crawler's checks could build for it (checks under several
+    /// crawler names may build more), its key and bookkeeping. Excludes
+    /// [`max_entries`](Self::max_entries). An entry heavier than the whole
+    /// bound is not kept, so each lookup of its origin would fetch again:
+    /// leave room for the largest files (a 500 KiB body keeps about as many
+    /// bytes, and its index up to about as many again).
     pub fn max_bytes(mut self, bytes: u64) -> Self {
         self.max_bytes = Some(bytes);
         self
