@@ -9,14 +9,19 @@
 use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 use http::HeaderValue;
 
-/// The body as UTF-8 (a UTF-8 BOM, if any, is left for the parser to skip).
-pub(crate) fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<u8> {
+/// The body as UTF-8 (a UTF-8 BOM, if any, is left for the parser to
+/// skip). `truncated`: the body was cut at the size limit, so it may end
+/// inside a character.
+pub(crate) fn to_utf8(
+    body: Vec<u8>,
+    content_type: Option<&HeaderValue>,
+    truncated: bool,
+) -> Vec<u8> {
     let encoding = match Encoding::for_bom(&body) {
         Some((encoding, _)) => encoding,
         None => match content_type
             .and_then(charset_label)
-            .and_then(Encoding::for_label)
-            .and_then(|label| fit(label, &body))
+            .and_then(|label| fit(label, &body, truncated))
         {
             Some(encoding) => encoding,
             None => return body,
@@ -31,53 +36,62 @@ pub(crate) fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<
     text.into_owned().into_bytes()
 }
 
-/// The encoding to read `body` (which has no BOM) in, given the one its
-/// `charset` label names; `None` to take it as UTF-8. The label is
-/// overruled where the body shows it wrong:
+/// The encoding to read `body` (which has no BOM) in, given its `charset`
+/// label; `None` to take it as UTF-8. The label is overruled where the body
+/// shows it wrong:
 ///
 /// - The labels the Encoding Standard maps to its "replacement" encoding
 ///   (`iso-2022-kr`, `hz-gb-2312`, ...) decode any body to one U+FFFD, so
 ///   that `Disallow: /` would come to allow everything: ignored.
 /// - A robots.txt in UTF-16 is mostly ASCII, so about half its octets are
 ///   zero: a UTF-16 label on a body with no zero octet in its first 512 is
-///   ignored (the same failure), and the zeros' places tell the byte order
-///   (a BOM-less `utf-16` label means little-endian in the Encoding
-///   Standard, but `00 55 00 73` is big-endian `Us`).
-/// - A body that is valid UTF-8 is read as UTF-8 whatever other
-///   ASCII-compatible label it carries (servers label files `ISO-8859-1` by
-///   default): octets of another encoding almost never form valid UTF-8
-///   sequences, while reading `/café` in UTF-8 as Latin-1 would give
-///   `/cafÃ©`, which no URL matches.
-fn fit(label: &'static Encoding, body: &[u8]) -> Option<&'static Encoding> {
-    if label == REPLACEMENT {
+///   ignored (the same failure). A label that names no byte order (`utf-16`,
+///   which the Encoding Standard reads as little-endian) is read in the
+///   order its line ends show: `0A 00` little-endian, `00 0A` big-endian
+///   (U+0A00 and U+0D00, the other readings, are not characters a
+///   robots.txt holds). A label that names one is trusted.
+/// - A body that is valid UTF-8 (or, `truncated`, cut inside its last
+///   character) is read as UTF-8 whatever single-byte label it carries
+///   (servers label files `ISO-8859-1` by default): text in a single-byte
+///   charset only forms valid UTF-8 sequences as mojibake (`Ã©`), while
+///   reading `/café` in UTF-8 as Latin-1 would give `/cafÃ©`, which no URL
+///   matches. (Multi-byte charsets are trusted: a GBK character can happen
+///   to be a valid UTF-8 sequence.)
+fn fit(label: &[u8], body: &[u8], truncated: bool) -> Option<&'static Encoding> {
+    let encoding = Encoding::for_label(label)?;
+    if encoding == REPLACEMENT {
         return None;
     }
-    if label == UTF_16LE || label == UTF_16BE {
+    if encoding == UTF_16LE || encoding == UTF_16BE {
         let head = &body[..body.len().min(512)];
-        let zeros = |parity: usize| {
-            head.iter()
-                .skip(parity)
-                .step_by(2)
-                .filter(|&&b| b == 0)
-                .count()
-        };
-        let (even, odd) = (zeros(0), zeros(1));
-        return match (even, odd) {
-            (0, 0) => None,
-            _ if even > odd => Some(UTF_16BE),
-            _ => Some(UTF_16LE),
-        };
+        if !head.contains(&0) {
+            return None;
+        }
+        let lower = label.to_ascii_lowercase();
+        if lower.ends_with(b"le") || lower.ends_with(b"be") {
+            return Some(encoding);
+        }
+        // Line ends at even offsets, in either order.
+        let (mut le, mut be) = (0, 0);
+        for pair in head.chunks_exact(2) {
+            match *pair {
+                [b'\n' | b'\r', 0] => le += 1,
+                [0, b'\n' | b'\r'] => be += 1,
+                _ => {}
+            }
+        }
+        return Some(if be > le { UTF_16BE } else { encoding });
     }
-    // (A body cut at the size limit may end inside a character: that
-    // counts as valid.)
-    let utf8 = match std::str::from_utf8(body) {
-        Ok(_) => true,
-        Err(e) => e.error_len().is_none(),
-    };
-    if label.is_ascii_compatible() && utf8 {
-        return None;
+    if encoding.is_single_byte() {
+        let utf8 = match std::str::from_utf8(body) {
+            Ok(_) => true,
+            Err(e) => truncated && e.error_len().is_none(),
+        };
+        if utf8 {
+            return None;
+        }
     }
-    Some(label)
+    Some(encoding)
 }
 
 /// The `charset` parameter of a `Content-Type` value, unquoted.
@@ -110,20 +124,25 @@ mod tests {
         HeaderValue::from_str(value).unwrap()
     }
 
+    /// [`to_utf8`] of a body read to its end.
+    fn whole(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<u8> {
+        to_utf8(body, content_type, false)
+    }
+
     #[test]
     fn utf8_passes_through() {
         let body = "Disallow: /café\n".as_bytes().to_vec();
-        assert_eq!(to_utf8(body.clone(), None), body);
+        assert_eq!(whole(body.clone(), None), body);
         assert_eq!(
-            to_utf8(body.clone(), Some(&ct("text/plain; charset=utf-8"))),
+            whole(body.clone(), Some(&ct("text/plain; charset=utf-8"))),
             body
         );
         assert_eq!(
-            to_utf8(body.clone(), Some(&ct("text/plain; charset=bogus"))),
+            whole(body.clone(), Some(&ct("text/plain; charset=bogus"))),
             body
         );
         let with_bom = [b"\xEF\xBB\xBF".as_slice(), &body].concat();
-        assert_eq!(to_utf8(with_bom.clone(), Some(&ct("text/plain"))), with_bom);
+        assert_eq!(whole(with_bom.clone(), Some(&ct("text/plain"))), with_bom);
     }
 
     #[test]
@@ -131,18 +150,18 @@ mod tests {
         let body = b"Disallow: /caf\xE9\n".to_vec();
         let want = "Disallow: /café\n".as_bytes();
         assert_eq!(
-            to_utf8(body.clone(), Some(&ct("text/plain; charset=ISO-8859-1"))),
+            whole(body.clone(), Some(&ct("text/plain; charset=ISO-8859-1"))),
             want
         );
         assert_eq!(
-            to_utf8(
+            whole(
                 body.clone(),
                 Some(&ct("text/plain;charset=\"windows-1252\""))
             ),
             want
         );
         assert_eq!(
-            to_utf8(
+            whole(
                 body,
                 Some(&ct("text/plain; format=flowed; Charset = latin1"))
             ),
@@ -151,45 +170,53 @@ mod tests {
     }
 
     #[test]
-    fn utf8_under_another_label_stays_utf8() {
+    fn utf8_under_a_single_byte_label_stays_utf8() {
         let body = "Disallow: /café\nDisallow: /日本\n".as_bytes().to_vec();
-        for label in ["ISO-8859-1", "windows-1252", "shift_jis", "gbk", "koi8-r"] {
+        for label in ["ISO-8859-1", "windows-1252", "koi8-r", "latin1"] {
             let value = format!("text/plain; charset={label}");
-            assert_eq!(to_utf8(body.clone(), Some(&ct(&value))), body, "{label}");
+            assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
         }
-        // Nor when cut inside its last character, as at the size limit.
-        let cut = body[..body.len() - 2].to_vec();
+        // Multi-byte labels are trusted (GBK's `说` is the valid UTF-8
+        // `˵`): decoded.
+        let gbk = b"Disallow: /\xCB\xB5\n".to_vec();
         assert_eq!(
-            to_utf8(cut.clone(), Some(&ct("text/plain; charset=latin1"))),
-            cut
+            whole(gbk, Some(&ct("text/plain; charset=gbk"))),
+            "Disallow: /说\n".as_bytes()
         );
-        // A Latin-1 body is not valid UTF-8 (a lone 0xE9): transcoded.
+        // A body cut at the size limit inside its last character is still
+        // UTF-8; one read to its end is not.
+        let latin1 = ct("text/plain; charset=latin1");
+        let cut = body[..body.len() - 2].to_vec();
+        assert_eq!(to_utf8(cut.clone(), Some(&latin1), true), cut);
+        assert_ne!(to_utf8(cut, Some(&latin1), false), body[..body.len() - 2]);
+        // A Latin-1 body is not valid UTF-8 (a lone 0xE9), even at its
+        // very end: transcoded.
         assert_eq!(
-            to_utf8(
-                b"Disallow: /caf\xE9\n".to_vec(),
-                Some(&ct("text/plain; charset=latin1"))
-            ),
+            whole(b"Disallow: /caf\xE9".to_vec(), Some(&latin1)),
+            "Disallow: /café".as_bytes()
+        );
+        assert_eq!(
+            whole(b"Disallow: /caf\xE9\n".to_vec(), Some(&latin1)),
             "Disallow: /café\n".as_bytes()
         );
     }
 
     #[test]
-    fn utf16_without_a_bom_by_where_its_zeros_are() {
+    fn utf16_without_a_bom_by_its_line_ends() {
         let text = "User-agent: *\nDisallow: /x\n";
-        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
-        for label in ["utf-16", "utf-16le", "utf-16be"] {
-            let value = ct(&format!("text/plain; charset={label}"));
-            assert_eq!(
-                to_utf8(le.clone(), Some(&value)),
-                text.as_bytes(),
-                "{label}"
-            );
-            assert_eq!(
-                to_utf8(be.clone(), Some(&value)),
-                text.as_bytes(),
-                "{label}"
-            );
+        // Box drawing (U+2500) reads as `%` in the other byte order.
+        let boxed = format!("# {}\n{text}", "\u{2500}".repeat(60));
+        for text in [text, &boxed] {
+            let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+            let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+            let bare = ct("text/plain; charset=utf-16");
+            assert_eq!(whole(le.clone(), Some(&bare)), text.as_bytes());
+            assert_eq!(whole(be.clone(), Some(&bare)), text.as_bytes());
+            // A label that names the order is trusted.
+            let named = ct("text/plain; charset=UTF-16LE");
+            assert_eq!(whole(le, Some(&named)), text.as_bytes());
+            let named = ct("text/plain; charset=utf-16be");
+            assert_eq!(whole(be, Some(&named)), text.as_bytes());
         }
     }
 
@@ -200,17 +227,17 @@ mod tests {
         let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
         let le_bom = [b"\xFF\xFE".as_slice(), &le].concat();
         let be_bom = [b"\xFE\xFF".as_slice(), &be].concat();
-        assert_eq!(to_utf8(le_bom, None), text.as_bytes());
+        assert_eq!(whole(le_bom, None), text.as_bytes());
         assert_eq!(
-            to_utf8(be_bom.clone(), Some(&ct("text/plain; charset=utf-8"))),
+            whole(be_bom.clone(), Some(&ct("text/plain; charset=utf-8"))),
             text.as_bytes()
         );
         assert_eq!(
-            to_utf8(le, Some(&ct("text/plain; charset=utf-16le"))),
+            whole(le, Some(&ct("text/plain; charset=utf-16le"))),
             text.as_bytes()
         );
         assert_eq!(
-            to_utf8(be, Some(&ct("text/plain; charset=UTF-16BE"))),
+            whole(be, Some(&ct("text/plain; charset=UTF-16BE"))),
             text.as_bytes()
         );
     }
@@ -227,13 +254,13 @@ mod tests {
             "utf-16be",
         ] {
             let value = format!("text/plain; charset={label}");
-            assert_eq!(to_utf8(body.clone(), Some(&ct(&value))), body, "{label}");
+            assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
         }
         // A body in UTF-16 is still read so, without a BOM.
         let text = "User-agent: *\nDisallow: /\n";
         let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
         assert_eq!(
-            to_utf8(le, Some(&ct("text/plain; charset=utf-16"))),
+            whole(le, Some(&ct("text/plain; charset=utf-16"))),
             text.as_bytes()
         );
     }

@@ -81,7 +81,8 @@ impl Fetcher {
                 outcome.truncated_at_cap = body.truncated;
                 outcome.etag = header_text(headers, &ETAG);
                 outcome.last_modified = header_text(headers, &LAST_MODIFIED);
-                let mut text = charset::to_utf8(body.bytes, headers.get(CONTENT_TYPE));
+                let mut text =
+                    charset::to_utf8(body.bytes, headers.get(CONTENT_TYPE), body.truncated);
                 if body.truncated {
                     // Section 2.5: parse the complete lines within the limit.
                     body::drop_partial_line(&mut text);
