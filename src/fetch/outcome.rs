@@ -148,8 +148,14 @@ pub enum FetchResult {
     /// [`RobotsCache`](crate::RobotsCache) serves its last good copy
     /// meanwhile, as section 2.4 allows, up to its
     /// [`stale_limit`](crate::RobotsCacheBuilder::stale_limit). The rest
-    /// of the outcome is the copy's: [`fetched_at`](FetchOutcome::fetched_at)
-    /// tells how old it is. Only a cache gives this result.
+    /// of the outcome is the copy's, so that a refresh stays conditional:
+    /// its status, URLs, validators and body facts;
+    /// [`fetched_at`](FetchOutcome::fetched_at) tells how old it is, and
+    /// its [`expires_at`](FetchOutcome::expires_at) has passed. The copy
+    /// may be a 4xx's allow-all: [`Robots::access`](crate::Robots::access)
+    /// tells. Neither [`is_fetched`](FetchResult::is_fetched) nor
+    /// [`is_unreachable`](FetchResult::is_unreachable) holds. Only a cache
+    /// gives this result.
     StaleCopy(UnreachableReason),
 }
 
