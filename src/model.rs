@@ -298,9 +298,9 @@ pub(crate) struct Rare {
     pub warnings: Box<[Warning]>,
     /// For each crawler name in several groups with more than
     /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules and
-    /// groups between them: where its run of groups is in `Parsed::lookup_groups` (start,
-    /// end) and the slot in `Parsed::indexes` of one index over them all;
-    /// by start.
+    /// groups between them: where its run of groups is in
+    /// `Parsed::lookup_groups` (start, end) and the slot in
+    /// `Parsed::indexes` of one index over them all; by start.
     pub named_indexes: Box<[(u32, u32, u32)]>,
 }
 
