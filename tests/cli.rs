@@ -44,7 +44,7 @@ impl Run {
 }
 
 /// Runs the binary with `args`, feeding it `stdin`.
-async fn keepout(args: &[&str], stdin: &str) -> Run {
+async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_keepout"))
         .args(args)
         .stdin(Stdio::piped())
@@ -186,42 +186,37 @@ async fn a_path_that_is_not_utf8_is_read() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(OsStr::from_bytes(b"robots-\xff.txt"));
     std::fs::copy(FILE, &file).unwrap();
-    async fn run(args: Vec<&OsStr>) -> (Option<i32>, String, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_keepout"))
-            .args(args)
-            .output()
-            .await
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-    let (code, stdout, stderr) = run(vec![
-        OsStr::new("check"),
-        OsStr::new("-a"),
-        OsStr::new("ExampleBot"),
-        OsStr::new("--robots"),
-        file.as_os_str(),
-        OsStr::new("https://example.com/public/x"),
-    ])
+    let run = keepout(
+        &[
+            OsStr::new("check"),
+            OsStr::new("-a"),
+            OsStr::new("ExampleBot"),
+            OsStr::new("--robots"),
+            file.as_os_str(),
+            OsStr::new("https://example.com/public/x"),
+        ],
+        "",
+    )
     .await;
-    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        stdout.contains("robots-\u{FFFD}.txt: local file"),
-        "{stdout}"
+        run.stdout.contains("robots-\u{FFFD}.txt: local file"),
+        "{}",
+        run.stdout
     );
     assert!(
-        stdout.contains("ALLOWED    https://example.com/public/x  line 17"),
-        "{stdout}"
+        run.stdout
+            .contains("ALLOWED    https://example.com/public/x  line 17"),
+        "{}",
+        run.stdout
     );
-    let (code, stdout, stderr) = run(vec![OsStr::new("show"), file.as_os_str()]).await;
-    assert_eq!(code, Some(0), "{stderr}");
+    let run = keepout(&[OsStr::new("show"), file.as_os_str()], "").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
     // Shown with the octet that is not UTF-8 replaced.
     assert!(
-        stdout.contains("robots-\u{FFFD}.txt: local file"),
-        "{stdout}"
+        run.stdout.contains("robots-\u{FFFD}.txt: local file"),
+        "{}",
+        run.stdout
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
