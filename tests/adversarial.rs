@@ -24,7 +24,7 @@
 //! | stall after the status line | `stall_after_the_status_line_times_out`, `silent_server_times_out` |
 //! | one byte per second | `body_dribbled_one_byte_per_second_times_out`, `head_dribbled_one_byte_per_second_times_out` |
 //! | endless chunked body | `endless_body_in_tiny_chunks_is_cut_at_the_cap`, `endless_line_is_cut_at_the_cap_and_dropped`, `error_status_with_an_endless_body_is_not_read` |
-//! | gzip bomb | `deflate_bomb_chunked_is_inflated_only_to_the_cap`, `brotli_bomb_is_inflated_only_to_the_cap` |
+//! | gzip bomb | `deflate_bomb_chunked_is_inflated_only_to_the_cap`, `brotli_bomb_is_inflated_only_to_the_cap`, and the reverse, `gzip_that_inflates_to_nothing_is_downloaded_only_to_the_cap` |
 //! | Content-Length smaller / larger | `content_length_smaller_than_the_body_ignores_the_rest`, `content_length_larger_than_the_body_is_truncated`, `content_length_with_the_limit_raised_is_no_allocation_either`, `content_length_beyond_the_cap_reads_only_the_cap`, `invalid_content_length_is_unreachable` |
 //! | reset mid-body | `reset_mid_headers_is_unreachable`, `reset_mid_compressed_body_is_unreachable` |
 //! | invalid HTTP | `invalid_status_lines_are_unreachable`, `undefined_status_999_is_unreachable`, `binary_noise_is_unreachable`, `http09_body_without_status_line_is_unreachable`, `malformed_chunking_is_unreachable`, `lenient_but_valid_framing_is_fetched` |
@@ -934,6 +934,36 @@ async fn brotli_bomb_is_inflated_only_to_the_cap() {
         fetcher.body_limit()
     );
     assert_rules(&robots, &base);
+}
+
+#[tokio::test]
+async fn gzip_that_inflates_to_nothing_is_downloaded_only_to_the_cap() {
+    // A gzip header, then empty stored deflate blocks (RFC 1951 section
+    // 3.2.4: not final, stored, length 0), five octets each, forever: valid
+    // data, and nothing comes out of it. Counted after decoding alone (as
+    // until session 12), it was downloaded until the timeout, hundreds of
+    // MiB; the cap now counts the octets as they arrive too.
+    let server = serve(|_| {
+        vec![
+            send(head(
+                "200 OK",
+                &["Content-Encoding: gzip", "Connection: close"],
+            )),
+            send([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]),
+            repeat([0u8, 0, 0, 0xff, 0xff].repeat(13 << 10), ENDLESS >> 16),
+        ]
+    })
+    .await;
+    let base = server.base();
+    let fetcher = fetcher(LONG);
+
+    let robots = fetch(&fetcher, &base).await;
+
+    assert_cut_at_cap(&robots, &fetcher, &server, 1);
+    // Nothing was inflated: an empty file, no rules.
+    assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), 0);
+    assert_eq!(robots.groups().count(), 0);
+    assert!(robots.is_allowed("keepout", &format!("{base}/private/x")));
 }
 
 // ---------------------------------------------------------------------------

@@ -293,6 +293,29 @@ async fn a_sixth_redirect_is_unavailable() {
     assert_rules(&robots, &server.uri());
 }
 
+/// A client of the caller's that follows redirects itself: when it gives
+/// up on them, the result is as when the fetcher does (allow all), with
+/// the URL it got to.
+#[tokio::test]
+async fn a_user_client_giving_up_on_redirects_is_unavailable() {
+    let server = redirect_chain(6).await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::limited(3))
+        .build()
+        .unwrap();
+    let fetcher = Fetcher::builder().client(client).build().unwrap();
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome.result(),
+        &FetchResult::Unavailable(UnavailableReason::TooManyRedirects)
+    );
+    // Three redirects followed; /r3 redirected once more.
+    assert_eq!(outcome.final_url().as_str(), format!("{}/r3", server.uri()));
+    assert_eq!(outcome.redirects(), 1);
+    assert_allow_all(&robots, &server.uri());
+}
+
 #[tokio::test]
 async fn cross_host_redirect_rules_apply_to_the_original_host() {
     let other = serve(rules_200()).await;
@@ -497,6 +520,111 @@ async fn gzip_body_is_decoded() {
     let robots = fetcher().fetch(server.uri()).await.unwrap();
     assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), RULES.len());
     assert_rules(&robots, &server.uri());
+}
+
+/// `RULES` in `coding` (as HTTP names it: `gzip`, `deflate` for zlib,
+/// `raw-deflate` for the headerless form some servers send, `br`).
+fn encoded(coding: &str) -> Vec<u8> {
+    let data = RULES.as_bytes();
+    let mut out = Vec::new();
+    match coding {
+        "gzip" => {
+            let mut e = flate2::write::GzEncoder::new(&mut out, flate2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap();
+        }
+        "deflate" => {
+            let mut e = flate2::write::ZlibEncoder::new(&mut out, flate2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap();
+        }
+        "raw-deflate" => {
+            let mut e =
+                flate2::write::DeflateEncoder::new(&mut out, flate2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap();
+        }
+        "br" => {
+            let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+            e.write_all(data).unwrap();
+            e.flush().unwrap();
+            drop(e);
+        }
+        _ => unreachable!("{coding}"),
+    }
+    out
+}
+
+/// RFC 9110 section 8.4.1: coding names are case-insensitive, and `x-gzip`
+/// is `gzip`. (Until session 12 the HTTP client decoded only the exact
+/// lower-case names, and a `Disallow: /` sent as `GZIP` was parsed as
+/// compressed bytes: everything allowed.)
+#[tokio::test]
+async fn content_codings_are_decoded_whatever_their_case() {
+    for (header_value, coding) in [
+        ("gzip", "gzip"),
+        ("GZIP", "gzip"),
+        ("x-gzip", "gzip"),
+        ("gzip, identity", "gzip"),
+        ("deflate", "deflate"),
+        ("Deflate", "raw-deflate"),
+        ("br", "br"),
+        ("BR", "br"),
+    ] {
+        let server = serve(
+            ResponseTemplate::new(200)
+                .set_body_raw(encoded(coding), "text/plain")
+                .insert_header("content-encoding", header_value),
+        )
+        .await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value}");
+        assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value}");
+        assert_rules(&robots, &server.uri());
+        let request = &server.received_requests().await.unwrap()[0];
+        assert_eq!(
+            request.headers.get("accept-encoding").unwrap(),
+            "gzip, deflate, br"
+        );
+    }
+}
+
+/// A body the fetcher cannot decode gives no rules: unreachable, disallow
+/// all, saying why.
+#[tokio::test]
+async fn undecodable_bodies_are_unreachable() {
+    let mut cut = encoded("gzip");
+    cut.truncate(cut.len() - 8);
+    let mut corrupt = encoded("gzip");
+    corrupt[12] ^= 0xFF;
+    for (coding, body, why) in [
+        (
+            "compress",
+            RULES.as_bytes().to_vec(),
+            "\"compress\" is not supported",
+        ),
+        ("gzip, br", encoded("gzip"), "several content codings"),
+        ("gzip", cut, "gzip data"),
+        ("gzip", corrupt, "gzip data"),
+        ("br", b"not brotli at all".to_vec(), "brotli data"),
+    ] {
+        let server = serve(
+            ResponseTemplate::new(200)
+                .set_body_raw(body, "text/plain")
+                .insert_header("content-encoding", coding),
+        )
+        .await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let outcome = robots.fetch_outcome().unwrap();
+        match outcome.result() {
+            FetchResult::Unreachable(UnreachableReason::Body(text)) => {
+                assert!(text.contains(why), "{coding}: {text}")
+            }
+            other => panic!("{coding}: {other:?}"),
+        }
+        assert_disallow_all(&robots, &server.uri());
+    }
 }
 
 /// A 2 MiB body whose byte 512,000 (the default cap) falls inside a line

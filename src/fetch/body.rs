@@ -1,11 +1,25 @@
-//! Reading a response body up to a byte cap (RFC 9309 section 2.5).
+//! Reading a response body up to a byte cap (RFC 9309 section 2.5), and
+//! decoding its content coding (RFC 9110 section 8.4) as it arrives.
+//!
+//! The fetcher's own client leaves content codings to this module rather
+//! than to the HTTP client, so that the cap bounds both ends: at most `cap`
+//! octets are downloaded, and at most `cap` octets of text are inflated
+//! from them. (Counted after decoding alone, a stream that inflates to
+//! nothing, such as a gzip header whose comment never ends, would be
+//! downloaded until the timeout.) Coding names are matched as RFC 9110
+//! says, case-insensitively, with `x-gzip` for `gzip`; `deflate` is the
+//! zlib format, or raw deflate as some servers send it.
 
+use std::io::{self, Write};
+
+use http::HeaderMap;
+use http::header::CONTENT_ENCODING;
 use memchr::memrchr2;
 
 /// A body read up to a cap.
 #[derive(Debug)]
 pub(crate) struct CappedBody {
-    /// The bytes read, at most the cap.
+    /// The bytes read (decoded), at most the cap.
     pub(crate) bytes: Vec<u8>,
     /// Whether the body went on past the cap (the rest was never read).
     pub(crate) truncated: bool,
@@ -13,70 +27,261 @@ pub(crate) struct CappedBody {
 
 /// Why a body could not be read to its end.
 #[derive(Debug)]
-pub(crate) struct BodyError {
-    /// The transport error.
-    pub(crate) error: reqwest::Error,
-    /// How many (decoded) bytes had arrived before it.
-    pub(crate) received: u64,
+pub(crate) enum BodyError {
+    /// The transport failed.
+    Transport {
+        error: reqwest::Error,
+        /// How many octets (as sent, before decoding) had arrived before.
+        received: u64,
+    },
+    /// A content coding that is not supported, or data it cannot decode.
+    Decode(String),
 }
 
 /// The most a read allocates on a `Content-Length` alone: the default cap
 /// (500 KiB), more than nearly every robots.txt needs.
 const PREALLOCATE_MAX: usize = super::MIN_BODY_LIMIT;
 
-/// Reads at most `cap` bytes of `response`'s body, as decoded by the client
-/// (so a compressed body counts its inflated size). Stops as soon as the cap
-/// is reached without reading (or inflating) the rest; the response is then
-/// dropped, which closes the connection.
+/// The content codings decoded here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Coding {
+    Identity,
+    Gzip,
+    Deflate,
+    Brotli,
+}
+
+/// What the fetcher's own client sends as `Accept-Encoding`.
+pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate, br";
+
+impl Coding {
+    /// The coding of a response with `headers`, from its `Content-Encoding`
+    /// (RFC 9110 section 8.4.1: names are case-insensitive, `identity`
+    /// adds nothing, `x-gzip` is `gzip`). One coding at most: a body coded
+    /// twice, or in a coding not listed, is an error naming it.
+    pub(crate) fn of(headers: &HeaderMap) -> Result<Coding, String> {
+        let mut found = Coding::Identity;
+        for value in headers.get_all(CONTENT_ENCODING) {
+            let text = String::from_utf8_lossy(value.as_bytes());
+            for name in text.split(',').map(str::trim) {
+                let is = |known: &str| name.eq_ignore_ascii_case(known);
+                let coding = if name.is_empty() || is("identity") {
+                    continue;
+                } else if is("gzip") || is("x-gzip") {
+                    Coding::Gzip
+                } else if is("deflate") {
+                    Coding::Deflate
+                } else if is("br") {
+                    Coding::Brotli
+                } else {
+                    return Err(format!("content coding {name:?} is not supported"));
+                };
+                if found != Coding::Identity {
+                    return Err("a body in several content codings is not supported".into());
+                }
+                found = coding;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Where a decoder writes: takes up to `cap` octets, then refuses more and
+/// says so (`full`).
+struct Sink {
+    bytes: Vec<u8>,
+    cap: usize,
+    full: bool,
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let room = self.cap - self.bytes.len();
+        if buf.len() > room {
+            self.full = true;
+            if room == 0 {
+                return Err(io::Error::other("the body limit is reached"));
+            }
+        }
+        let n = buf.len().min(room);
+        self.bytes.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A streaming decoder into a [`Sink`].
+enum Decoder {
+    Identity(Sink),
+    Gzip(flate2::write::MultiGzDecoder<Sink>),
+    /// `deflate` before its first two octets, which tell zlib from raw
+    /// deflate, have arrived.
+    DeflateStart(Sink, Vec<u8>),
+    Zlib(flate2::write::ZlibDecoder<Sink>),
+    RawDeflate(flate2::write::DeflateDecoder<Sink>),
+    Brotli(Box<brotli::DecompressorWriter<Sink>>),
+}
+
+impl Decoder {
+    fn new(coding: Coding, sink: Sink) -> Decoder {
+        match coding {
+            Coding::Identity => Decoder::Identity(sink),
+            Coding::Gzip => Decoder::Gzip(flate2::write::MultiGzDecoder::new(sink)),
+            Coding::Deflate => Decoder::DeflateStart(sink, Vec::new()),
+            Coding::Brotli => {
+                Decoder::Brotli(Box::new(brotli::DecompressorWriter::new(sink, 4096)))
+            }
+        }
+    }
+
+    fn sink(&mut self) -> &mut Sink {
+        match self {
+            Decoder::Identity(sink) | Decoder::DeflateStart(sink, _) => sink,
+            Decoder::Gzip(d) => d.get_mut(),
+            Decoder::Zlib(d) => d.get_mut(),
+            Decoder::RawDeflate(d) => d.get_mut(),
+            Decoder::Brotli(d) => d.get_mut(),
+        }
+    }
+
+    /// Decodes `input` into the sink, as far as it has room.
+    fn write(&mut self, input: &[u8]) -> io::Result<()> {
+        match self {
+            Decoder::Identity(sink) => sink.write_all(input),
+            Decoder::Gzip(d) => d.write_all(input),
+            Decoder::Zlib(d) => d.write_all(input),
+            Decoder::RawDeflate(d) => d.write_all(input),
+            Decoder::Brotli(d) => d.write_all(input),
+            Decoder::DeflateStart(sink, head) => {
+                head.extend_from_slice(input);
+                if head.len() < 2 {
+                    return Ok(());
+                }
+                // RFC 1950 section 2.2: a zlib stream starts with a CMF
+                // octet of method 8 and a check making CMF·256 + FLG a
+                // multiple of 31; raw deflate data rarely does.
+                let (cmf, flg) = (head[0], head[1]);
+                let zlib = cmf & 0x0F == 8 && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0;
+                let head = std::mem::take(head);
+                let sink = std::mem::replace(
+                    sink,
+                    Sink {
+                        bytes: Vec::new(),
+                        cap: 0,
+                        full: false,
+                    },
+                );
+                *self = if zlib {
+                    Decoder::Zlib(flate2::write::ZlibDecoder::new(sink))
+                } else {
+                    Decoder::RawDeflate(flate2::write::DeflateDecoder::new(sink))
+                };
+                self.write(&head)
+            }
+        }
+    }
+
+    /// Writes out what the decoder holds (after a cut at the cap).
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Decoder::Identity(_) | Decoder::DeflateStart(..) => Ok(()),
+            Decoder::Gzip(d) => d.flush(),
+            Decoder::Zlib(d) => d.flush(),
+            Decoder::RawDeflate(d) => d.flush(),
+            Decoder::Brotli(d) => d.flush(),
+        }
+    }
+
+    /// Ends the stream: an error if the coded data stops short.
+    fn finish(&mut self) -> io::Result<()> {
+        match self {
+            Decoder::Identity(_) => Ok(()),
+            Decoder::DeflateStart(_, head) if head.is_empty() => Ok(()),
+            Decoder::DeflateStart(..) => Err(io::Error::other("deflate data cut short")),
+            Decoder::Gzip(d) => d.try_finish(),
+            Decoder::Zlib(d) => d.try_finish(),
+            Decoder::RawDeflate(d) => d.try_finish(),
+            Decoder::Brotli(d) => d.close(),
+        }
+    }
+}
+
+/// Reads at most `cap` octets of `response`'s body, decoding its content
+/// coding ([`Coding::of`]) to at most `cap` octets. Stops as soon as either
+/// cap is reached without reading (or inflating) the rest; the response is
+/// then dropped, which closes the connection.
 pub(crate) async fn read_capped(
     mut response: reqwest::Response,
     cap: usize,
 ) -> Result<CappedBody, BodyError> {
+    let coding = Coding::of(response.headers()).map_err(BodyError::Decode)?;
     let hint = response.content_length().unwrap_or(0);
     // A length header is only a hint: allocate for it up to the cap, and
     // never more than `PREALLOCATE_MAX` ahead of the bytes that arrive (the
     // cap may be raised as far as `usize::MAX`, and a server may lie).
-    let mut bytes = Vec::with_capacity(
-        usize::try_from(hint)
-            .unwrap_or(cap)
-            .min(cap)
-            .min(PREALLOCATE_MAX),
-    );
-    loop {
+    let capacity = usize::try_from(hint)
+        .unwrap_or(cap)
+        .min(cap)
+        .min(PREALLOCATE_MAX);
+    let sink = Sink {
+        bytes: Vec::with_capacity(capacity),
+        cap,
+        full: false,
+    };
+    let mut decoder = Decoder::new(coding, sink);
+    let name = |coding: Coding| match coding {
+        Coding::Gzip => "gzip",
+        Coding::Deflate => "deflate",
+        Coding::Brotli => "brotli",
+        Coding::Identity => "identity",
+    };
+    let failed = |error: io::Error| BodyError::Decode(format!("{} data: {error}", name(coding)));
+    let mut received = 0usize;
+    let truncated = loop {
         let chunk = match response.chunk().await {
             Ok(Some(chunk)) => chunk,
-            Ok(None) => {
-                return Ok(CappedBody {
-                    bytes,
-                    truncated: false,
-                });
-            }
+            Ok(None) => match decoder.finish() {
+                Ok(()) => break false,
+                // The end of the stream brought output past the cap.
+                Err(_) if decoder.sink().full => break true,
+                Err(error) => return Err(failed(error)),
+            },
             Err(error) => {
-                return Err(BodyError {
+                return Err(BodyError::Transport {
                     error,
-                    received: bytes.len() as u64,
+                    received: received as u64,
                 });
             }
         };
-        let room = cap - bytes.len();
-        if chunk.len() > room {
-            bytes.extend_from_slice(&chunk[..room]);
-            return Ok(CappedBody {
-                bytes,
-                truncated: true,
-            });
+        // Never more than `cap` octets as sent.
+        let take = chunk.len().min(cap - received);
+        received += take;
+        if let Err(error) = decoder.write(&chunk[..take]) {
+            if decoder.sink().full {
+                break true;
+            }
+            return Err(failed(error));
         }
-        bytes.extend_from_slice(&chunk);
+        if decoder.sink().full || take < chunk.len() {
+            break true;
+        }
         // At the cap with more announced: done, without waiting for a chunk
         // that would only be dropped (a server stalling there would
         // otherwise turn a long file into a timeout).
-        if bytes.len() == cap && hint > cap as u64 {
-            return Ok(CappedBody {
-                bytes,
-                truncated: true,
-            });
+        if received == cap && hint > cap as u64 {
+            break true;
         }
+    };
+    if truncated {
+        // What the decoder holds of the data read; an error here is the
+        // cut (the data goes on past what was read) or the sink full.
+        let _ = decoder.flush();
     }
+    let bytes = std::mem::take(&mut decoder.sink().bytes);
+    Ok(CappedBody { bytes, truncated })
 }
 
 /// Drops the last line if it has no line end: what is left of a body cut at

@@ -69,6 +69,9 @@ pub(crate) struct Config {
     pub(crate) too_many_requests_as_unavailable: bool,
     pub(crate) auth_errors_disallow: bool,
     pub(crate) unreachable_ttl: Duration,
+    /// The client is the fetcher's own, which leaves content codings to
+    /// the fetcher (`body`): requests then say which it accepts.
+    pub(crate) decodes: bool,
 }
 
 impl fmt::Debug for Fetcher {
@@ -192,7 +195,8 @@ impl Fetcher {
         self.config.max_redirects
     }
 
-    /// The most body bytes (after content decoding) read per fetch.
+    /// The body limit: the most body bytes read per fetch, as sent and as
+    /// decoded (see [`FetcherBuilder::body_limit`]).
     pub fn body_limit(&self) -> usize {
         self.config.body_limit
     }
@@ -292,9 +296,10 @@ impl FetcherBuilder {
         self
     }
 
-    /// The most body bytes read, counted after content decoding (so a
-    /// compressed body is limited by its inflated size). Reading stops
-    /// there and the last partial line is dropped. [`build`](Self::build)
+    /// The most body bytes read: reading stops when this many octets have
+    /// arrived, or have been decoded from a compressed body (so a
+    /// compressed body is limited by both its sizes), and the last partial
+    /// line is dropped. [`build`](Self::build)
     /// refuses a value below [`MIN_BODY_LIMIT`] (500 KiB).
     pub fn body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
@@ -305,9 +310,16 @@ impl FetcherBuilder {
     /// a proxy. Its redirect policy should be
     /// [`reqwest::redirect::Policy::none()`] so the fetcher can count hops
     /// and catch loops; if the client follows redirects itself, the fetcher
-    /// still records the final URL but can no longer count them. Its own
+    /// still records the final URL but can no longer count them (it counts
+    /// one), and the client's own limit applies: when the client gives up
+    /// on them, the result is
+    /// [`TooManyRedirects`](crate::UnavailableReason::TooManyRedirects) (or
+    /// [`RedirectLoop`](crate::UnavailableReason::RedirectLoop)), allow all,
+    /// as when the fetcher does. Its own
     /// timeouts, decompression and TLS settings apply; the fetcher's
-    /// `User-Agent` and total timeout are applied on top.
+    /// `User-Agent` and total timeout are applied on top. A body the client
+    /// decodes itself is limited by its decoded size only; codings it leaves
+    /// in place are decoded by the fetcher, within both limits.
     pub fn client(mut self, client: reqwest::Client) -> Self {
         self.client = Some(client);
         self
@@ -381,15 +393,19 @@ impl FetcherBuilder {
                 ),
             ));
         }
+        let decodes = self.client.is_none();
         let client = match self.client {
             Some(client) => client,
             None => {
+                // No decoding in the client: the fetcher decodes bodies
+                // itself, so that the body limit counts the octets
+                // downloaded as well as those inflated.
                 let mut builder = reqwest::Client::builder()
                     .redirect(reqwest::redirect::Policy::none())
                     .referer(false)
-                    .gzip(true)
-                    .deflate(true)
-                    .brotli(true)
+                    .gzip(false)
+                    .deflate(false)
+                    .brotli(false)
                     .user_agent(user_agent.clone());
                 if let Some(timeout) = self.connect_timeout {
                     builder = builder.connect_timeout(timeout);
@@ -408,6 +424,7 @@ impl FetcherBuilder {
                 too_many_requests_as_unavailable: self.too_many_requests_as_unavailable,
                 auth_errors_disallow: self.auth_errors_disallow,
                 unreachable_ttl: self.unreachable_ttl,
+                decodes,
             }),
         })
     }

@@ -6,7 +6,8 @@ use std::io;
 use std::time::SystemTime;
 
 use http::header::{
-    ACCEPT, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, USER_AGENT,
+    ACCEPT, ACCEPT_ENCODING, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
+    USER_AGENT,
 };
 use http::{HeaderMap, StatusCode};
 use url::Url;
@@ -139,6 +140,11 @@ async fn exchange(
             .get(progress.url.clone())
             .header(USER_AGENT, config.user_agent.clone())
             .header(ACCEPT, "text/plain");
+        if config.decodes {
+            // The fetcher's own client decodes nothing: `body` does, within
+            // the body limit.
+            request = request.header(ACCEPT_ENCODING, body::ACCEPTED_CODINGS);
+        }
         // Validators belong to the URL that served the stored rules.
         let conditional = validators.filter(|v| v.final_url == progress.url);
         if let Some(stored) = conditional {
@@ -151,6 +157,21 @@ async fn exchange(
         }
         let response = match request.send().await {
             Ok(response) => response,
+            // A user-supplied client that follows redirects itself gave
+            // up on them: as when the fetcher does (section 2.3.1.2),
+            // unavailable, with the URL it got to.
+            Err(error) if error.is_redirect() => {
+                if let Some(url) = error.url().filter(|&url| url != &progress.url) {
+                    progress.url = url.clone();
+                    progress.redirects = progress.redirects.saturating_add(1);
+                }
+                let looped = describe(&error).contains("loop");
+                return unavailable(if looped {
+                    UnavailableReason::RedirectLoop
+                } else {
+                    UnavailableReason::TooManyRedirects
+                });
+            }
             Err(error) => {
                 return Ending::Failed(FetchResult::Unreachable(classify(&error, &progress.url)));
             }
@@ -222,15 +243,18 @@ pub(crate) fn status_result(config: &Config, status: StatusCode) -> FetchResult 
 
 /// Why a body could not be read.
 fn body_failure(failure: BodyError, expected: Option<u64>) -> UnreachableReason {
-    if failure.error.is_timeout() {
+    let (error, received) = match failure {
+        BodyError::Decode(why) => return UnreachableReason::Body(why),
+        BodyError::Transport { error, received } => (error, received),
+    };
+    if error.is_timeout() {
         return UnreachableReason::Timeout;
     }
     match expected {
-        Some(expected) if failure.received < expected => UnreachableReason::TruncatedBody {
-            expected,
-            received: failure.received,
-        },
-        _ => UnreachableReason::Body(describe(&failure.error)),
+        Some(expected) if received < expected => {
+            UnreachableReason::TruncatedBody { expected, received }
+        }
+        _ => UnreachableReason::Body(describe(&error)),
     }
 }
 

@@ -5,7 +5,9 @@
 //! [`Fetcher::builder`] and share it across tasks. The request goes to
 //! `scheme://authority/robots.txt` of the URL given (port kept; user info,
 //! path, query and fragment dropped) with `Accept: text/plain`, accepting
-//! gzip, deflate and brotli.
+//! gzip, deflate and brotli, which the fetcher decodes itself (coding names
+//! in any case, `x-gzip`, and raw deflate too); a body in another coding,
+//! or one that does not decode, is unreachable.
 //!
 //! Fetching only fails for input that can have no robots.txt (not a URL, not
 //! http/https, no host). Whatever the server or network does, the result is a
@@ -28,11 +30,13 @@
 //! about: [`FetchOutcome::robots_url`] and [`FetchOutcome::final_url`] keep
 //! both ends.
 //!
-//! The body is read as a stream, counting bytes after content decoding, up
-//! to the [body limit](FetcherBuilder::body_limit) (500 KiB by default, the
-//! RFC 9309 section 2.5 minimum); the rest is never downloaded or inflated,
-//! and the last partial line is dropped, so an endless body or a gzip bomb
-//! costs at most the limit. A `charset` in `Content-Type` other than UTF-8
+//! The body is read as a stream up to the [body
+//! limit](FetcherBuilder::body_limit) (500 KiB by default, the RFC 9309
+//! section 2.5 minimum), counted twice: in octets as they arrive, and in
+//! octets once decoded. Reading stops at either; the rest is never
+//! downloaded or inflated, and the last partial line is dropped, so an
+//! endless body, a gzip bomb, or a compressed stream that inflates to
+//! nothing costs at most the limit. A `charset` in `Content-Type` other than UTF-8
 //! (ISO-8859-1, Windows-1252, UTF-16, ...) or a UTF-16 BOM is transcoded to
 //! UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
 //! with no zero octet, or one of the labels the Encoding Standard decodes

@@ -97,9 +97,11 @@ impl FetchOutcome {
         self.last_modified.as_deref()
     }
 
-    /// How many body bytes the rules were parsed from: after content
-    /// decoding (gzip, ...) and after a body in UTF-16 or a legacy charset
-    /// was transcoded to UTF-8.
+    /// How many body bytes were read for the rules: after content decoding
+    /// (gzip, ...), before a body in UTF-16 or a legacy charset is
+    /// transcoded to UTF-8. This is what the body limit counts, so a body
+    /// cut there has exactly the limit's number of bytes (a UTF-16 body
+    /// then gives about half as many octets of text).
     pub fn body_bytes(&self) -> usize {
         self.body_bytes
     }

@@ -34,10 +34,11 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
             next.scheme().to_owned(),
         ));
     }
+    // The fragment is never sent, so it may be of any length.
+    next.set_fragment(None);
     if !super::target::is_sendable(&next) {
         return Err(UnavailableReason::InvalidLocation(location.to_owned()));
     }
-    next.set_fragment(None);
     // User info in a Location is dropped, as in a URL a caller gives
     // (`robots_url_of`): a server naming credentials gets none sent, and
     // the client sees the hop as the URL it asked for.

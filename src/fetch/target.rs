@@ -122,7 +122,9 @@ pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
             input: input.to_owned(),
         });
     }
-    if !is_sendable(&url) {
+    // Only the robots.txt URL is requested: a path, query or fragment too
+    // long for an HTTP request (65,535 octets and more) does not matter.
+    if !is_sendable(&robots_url_of(&url)) {
         return Err(Error::InvalidUrl {
             input: input.to_owned(),
             reason: "the host cannot be sent in an HTTP request".to_owned(),
@@ -212,6 +214,20 @@ mod tests {
                 matches!(&err, Error::InvalidUrl { reason, .. } if reason.contains("host")),
                 "{input}: {err}"
             );
+        }
+    }
+
+    #[test]
+    fn a_long_path_query_or_fragment_does_not_matter() {
+        for host in ["example.com", "Example.com"] {
+            for rest in ["/", "/s?q=", "/p#"] {
+                let url = format!("https://{host}{rest}{}", "x".repeat(70_000));
+                assert_eq!(
+                    robots_url(&url).unwrap().as_str(),
+                    "https://example.com/robots.txt"
+                );
+                assert_eq!(origin_key(&url).unwrap(), "https://example.com");
+            }
         }
     }
 
