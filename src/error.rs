@@ -1,6 +1,8 @@
-//! Errors: only for input that can have no robots.txt at all.
+//! Errors: for input that can have no robots.txt at all, and for the few
+//! things no server outcome covers.
 
-/// Why no robots.txt can exist for a URL.
+/// Why no robots.txt can exist for a URL (or, rarely, why none could be
+/// had: a builder option refused, a runtime shutting down).
 ///
 /// Every server or network outcome is *not* an error: it is an `Ok(Robots)`
 /// carrying the outcome (see [`FetchOutcome`](crate::FetchOutcome)).
@@ -49,4 +51,9 @@ pub enum Error {
     /// that were parsed locally, not fetched, so there is no URL to re-fetch.
     #[error("cannot refresh robots.txt rules that were not fetched")]
     NotFetched,
+    /// A [`RobotsCache`](crate::RobotsCache) fetch, which runs in a task of
+    /// its own, was cancelled before it ended: its Tokio runtime is
+    /// shutting down.
+    #[error("the robots.txt fetch was cancelled: its runtime is shutting down")]
+    Cancelled,
 }

@@ -265,15 +265,16 @@ impl Robots {
         self.parsed.body_len as usize
     }
 
-    /// Heap bytes this value keeps: patterns, agents, records, warnings and
-    /// bookkeeping, not counting the prefix indexes that checks or
+    /// Heap bytes this value keeps: patterns, agents, records, warnings,
+    /// bookkeeping, and the [fetch outcome](Robots::fetch_outcome) with its
+    /// URLs and header texts, not counting the prefix indexes that checks or
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
     /// per rule of such a group, about 200 bytes per index, and 516 more
     /// for an index of 32 prefix rules or more). A
     /// [`RobotsCache`](crate::RobotsCache) bounded in bytes weighs in the
     /// largest index one crawler's checks could build.
     pub fn heap_bytes(&self) -> usize {
-        self.parsed.heap_bytes()
+        self.parsed.heap_bytes() + self.fetch.as_deref().map_or(0, FetchOutcome::heap_bytes)
     }
 
     /// The most heap bytes the prefix index one crawler's checks build

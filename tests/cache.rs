@@ -118,6 +118,49 @@ async fn thousand_concurrent_gets_over_fifty_origins_fetch_fifty_times() {
     }
 }
 
+/// A caller that stops waiting (here, its own timeout) does not cancel the
+/// shared fetch: the fetch runs in a task of its own, finishes, and serves
+/// everyone after. (Until session 12 it ran in the first caller, and each
+/// caller's timeout dropped it: every lookup here sent a request of its
+/// own, and none got an answer.)
+#[tokio::test]
+async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
+    let server = serve(rules_200().set_delay(Duration::from_millis(300))).await;
+    let (cache, _clock) = cache();
+    let url = format!("{}/page", server.uri());
+    let mut impatient = JoinSet::new();
+    for _ in 0..8 {
+        let (cache, url) = (cache.clone(), url.clone());
+        impatient.spawn(async move {
+            tokio::time::timeout(Duration::from_millis(20), cache.get(&url)).await
+        });
+    }
+    while let Some(done) = impatient.join_next().await {
+        assert!(done.unwrap().is_err(), "a 300 ms fetch within 20 ms");
+    }
+    // A patient caller waits for the fetch already under way.
+    assert_rules(&cache.get(&url).await.unwrap());
+    assert_eq!(requests(&server).await, 1);
+    let stats = cache.stats();
+    assert_eq!((stats.misses, stats.fetches), (9, 1), "{stats:?}");
+
+    // So does a waiter whose leader was aborted.
+    let other = serve(rules_200().set_delay(Duration::from_millis(300))).await;
+    let url = format!("{}/page", other.uri());
+    let leader = tokio::spawn({
+        let (cache, url) = (cache.clone(), url.clone());
+        async move { cache.get(&url).await }
+    });
+    let waiter = tokio::spawn({
+        let (cache, url) = (cache.clone(), url.clone());
+        async move { cache.get(&url).await }
+    });
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    leader.abort();
+    assert_rules(&waiter.await.unwrap().unwrap());
+    assert_eq!(requests(&other).await, 1);
+}
+
 #[tokio::test]
 async fn fresh_entries_are_served_without_network() {
     let server = serve(rules_200()).await;
@@ -478,7 +521,7 @@ async fn capacity_evicts() {
     assert_eq!(cache.len(), 3);
     assert_eq!(cache.stats().evictions, 3);
 
-    // By bytes: room for two small files (about 530 bytes each).
+    // By bytes: room for one small file (about 800 bytes with its outcome).
     let (builder, _clock) = setup();
     let cache = builder.max_bytes(1200).build().unwrap();
     for server in &servers {
@@ -493,6 +536,28 @@ async fn capacity_evicts() {
         cache.get(server.uri()).await.unwrap();
     }
     assert!(cache.stats().fetches > 6);
+}
+
+/// What a server sends besides the rules is weighed too: its validators,
+/// URLs and reason texts. (Until session 12 only the rules were: ten 150 KiB
+/// `ETag`s sat in a cache bounded at 1 MiB, weighing under 7 KB.)
+#[tokio::test]
+async fn the_byte_bound_counts_what_the_server_sent_besides_the_rules() {
+    let etag = format!("\"{}\"", "e".repeat(150 << 10));
+    let mut servers = Vec::new();
+    for _ in 0..10 {
+        servers.push(serve(rules_200().insert_header("etag", etag.as_str())).await);
+    }
+    let (builder, _clock) = setup();
+    let cache = builder.max_bytes(1 << 20).build().unwrap();
+    for server in &servers {
+        let robots = cache.get(server.uri()).await.unwrap();
+        assert!(robots.heap_bytes() > 150 << 10, "{}", robots.heap_bytes());
+        cache.run_pending_tasks().await;
+    }
+    let stats = cache.stats();
+    assert!(stats.entries <= 6 && stats.evictions >= 4, "{stats:?}");
+    assert!(stats.weighted_size <= 1 << 20, "{stats:?}");
 }
 
 #[tokio::test]

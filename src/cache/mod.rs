@@ -16,7 +16,7 @@
 //!
 //! | cached state | `get` returns | network |
 //! |---|---|---|
-//! | nothing | the fetched value, once the fetch ends | one fetch per origin, shared by concurrent `get`s (single-flight) |
+//! | nothing | the fetched value, once the fetch ends | one fetch per origin, shared by concurrent `get`s (single-flight), in a task of its own that a caller giving up does not cancel |
 //! | fresh | the cached value | none |
 //! | due (expired, or a retry time reached) | one task re-fetches and gets the result; the others are served the current value meanwhile | one conditional request (`If-None-Match` / `If-Modified-Since` when the copy has validators) |
 //!
@@ -179,8 +179,13 @@ impl RobotsCache {
     ///
     /// Fetches only when the origin is not cached or is due (see the
     /// [module docs](crate::cache)); concurrent calls for one origin share
-    /// one fetch. Fails only for input that can have no robots.txt (not a
-    /// URL, not http/https, no host), as [`Robots::fetch`] does; server and
+    /// one fetch, which runs in a task of its own: a caller that stops
+    /// waiting (a timeout, a `select!`, an aborted task) does not cancel it
+    /// for the others. Must be called within a Tokio runtime.
+    ///
+    /// Fails only for input that can have no robots.txt (not a URL, not
+    /// http/https, no host), as [`Robots::fetch`] does, or with
+    /// [`Error::Cancelled`] if the runtime shuts down mid-fetch; server and
     /// network trouble give rules (the last good copy, disallow all, ...).
     pub async fn get(&self, url: impl AsRef<str>) -> Result<Arc<Robots>, Error> {
         // Borrowed from `url` in the common case: a hit parses and
@@ -197,79 +202,15 @@ impl RobotsCache {
                 }
                 return Ok(Arc::clone(&entry.served));
             }
-            return Ok(self.refresh(key.into_owned(), entry).await);
+            let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
+            return detached(async move { Ok(Inner::refresh(&inner, key, entry).await) }).await;
         }
         Counters::bump(&inner.counters.misses);
-        let load = async {
-            let fetched = inner.fetcher.fetch(&key).await?;
-            inner.count_fetch(&fetched, false);
-            let now = inner.clock.now();
-            Ok::<_, Error>(Arc::new(Entry::after_fetch(
-                None,
-                fetched,
-                now,
-                &inner.policy,
-            )))
-        };
-        let entry = inner
-            .map
-            .entry_by_ref(&*key)
-            .or_try_insert_with(load)
-            .await
-            .map_err(|error: Arc<Error>| Error::clone(&error))?;
-        Ok(Arc::clone(&entry.value().served))
+        let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
+        detached(async move { Inner::load(&inner, &key).await }).await
     }
 
-    /// Re-fetches the due entry `old`, whose refresh this task has claimed.
-    async fn refresh(&self, key: String, old: Arc<Entry>) -> Arc<Robots> {
-        let inner = &*self.inner;
-        // Gives the refresh back if this future is dropped mid-fetch, so the
-        // next `get` can try; after a completed refresh the old entry stays
-        // claimed, as it is no longer in the cache.
-        struct Claim<'a>(Option<&'a Entry>);
-        impl Drop for Claim<'_> {
-            fn drop(&mut self) {
-                if let Some(entry) = self.0 {
-                    entry.end_refresh();
-                }
-            }
-        }
-        let mut claim = Claim(Some(&old));
-        let base = old.refresh_base();
-        let fetched = match inner.fetcher.refresh(base).await {
-            Ok(fetched) => fetched,
-            // Only for values not fetched, which the cache never holds; fall
-            // back to a plain fetch anyway.
-            Err(_) => match inner.fetcher.fetch(&key).await {
-                Ok(fetched) => fetched,
-                Err(_) => return Arc::clone(&old.served),
-            },
-        };
-        inner.count_fetch(&fetched, true);
-        let now = inner.clock.now();
-        let new = Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy));
-        let put = Arc::clone(&new);
-        inner
-            .map
-            .entry_by_ref(&key)
-            .and_compute_with(|current| {
-                // Replace only the entry refreshed: not one invalidated
-                // meanwhile, nor a newer one.
-                let op = match current {
-                    Some(current) if Arc::ptr_eq(current.value(), &old) => Op::Put(put),
-                    _ => Op::Nop,
-                };
-                std::future::ready(op)
-            })
-            .await;
-        claim.0 = None;
-        if new.is_stale_copy() {
-            Counters::bump(&inner.counters.stale_served);
-        }
-        Arc::clone(&new.served)
-    }
-
-    /// May `agent` fetch `url`? The rules for `url`'s origin, from
+    /// May `agent` fetch `url`? The rules for `url`'s origin    /// May `agent` fetch `url`? The rules for `url`'s origin, from
     /// [`get`](Self::get), answer as [`Robots::is_allowed`] does.
     ///
     /// Fails only for input that can have no robots.txt.
@@ -338,7 +279,97 @@ impl RobotsCache {
     }
 }
 
+/// Runs `work`, a fetch that other tasks may be waiting for, in a task of
+/// its own, so that it goes on if the caller stops waiting (a timeout of
+/// its own, a `select!`, an aborted task). Run in the caller, a dropped
+/// caller dropped the fetch, and the next caller started it again from
+/// scratch (and after 200 such restarts in a row, moka gives up with a
+/// panic). A panic in `work` is the caller's again.
+async fn detached<F>(work: F) -> Result<Arc<Robots>, Error>
+where
+    F: Future<Output = Result<Arc<Robots>, Error>> + Send + 'static,
+{
+    match tokio::spawn(work).await {
+        Ok(result) => result,
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        // Only when the runtime shuts down.
+        Err(_) => Err(Error::Cancelled),
+    }
+}
+
 impl Inner {
+    /// Fetches the origin `key` that is not cached, and caches the result;
+    /// concurrent loads of one key share one fetch (moka's single-flight).
+    async fn load(this: &Arc<Inner>, key: &str) -> Result<Arc<Robots>, Error> {
+        let load = async {
+            let fetched = this.fetcher.fetch(key).await?;
+            this.count_fetch(&fetched, false);
+            let now = this.clock.now();
+            Ok::<_, Error>(Arc::new(Entry::after_fetch(
+                None,
+                fetched,
+                now,
+                &this.policy,
+            )))
+        };
+        let entry = this
+            .map
+            .entry_by_ref(key)
+            .or_try_insert_with(load)
+            .await
+            .map_err(|error: Arc<Error>| Error::clone(&error))?;
+        Ok(Arc::clone(&entry.value().served))
+    }
+
+    /// Re-fetches the due entry `old`, whose refresh this task has claimed.
+    async fn refresh(this: &Arc<Inner>, key: String, old: Arc<Entry>) -> Arc<Robots> {
+        let inner = &**this;
+        // Gives the refresh back if this future is dropped mid-fetch, so the
+        // next `get` can try; after a completed refresh the old entry stays
+        // claimed, as it is no longer in the cache.
+        struct Claim<'a>(Option<&'a Entry>);
+        impl Drop for Claim<'_> {
+            fn drop(&mut self) {
+                if let Some(entry) = self.0 {
+                    entry.end_refresh();
+                }
+            }
+        }
+        let mut claim = Claim(Some(&old));
+        let base = old.refresh_base();
+        let fetched = match inner.fetcher.refresh(base).await {
+            Ok(fetched) => fetched,
+            // Only for values not fetched, which the cache never holds; fall
+            // back to a plain fetch anyway.
+            Err(_) => match inner.fetcher.fetch(&key).await {
+                Ok(fetched) => fetched,
+                Err(_) => return Arc::clone(&old.served),
+            },
+        };
+        inner.count_fetch(&fetched, true);
+        let now = inner.clock.now();
+        let new = Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy));
+        let put = Arc::clone(&new);
+        inner
+            .map
+            .entry_by_ref(&key)
+            .and_compute_with(|current| {
+                // Replace only the entry refreshed: not one invalidated
+                // meanwhile, nor a newer one.
+                let op = match current {
+                    Some(current) if Arc::ptr_eq(current.value(), &old) => Op::Put(put),
+                    _ => Op::Nop,
+                };
+                std::future::ready(op)
+            })
+            .await;
+        claim.0 = None;
+        if new.is_stale_copy() {
+            Counters::bump(&inner.counters.stale_served);
+        }
+        Arc::clone(&new.served)
+    }
+
     /// Counts a fetch that returned `fetched`.
     fn count_fetch(&self, fetched: &Robots, refresh: bool) {
         let c = &*self.counters;

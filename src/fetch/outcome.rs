@@ -30,6 +30,20 @@ pub struct FetchOutcome {
 }
 
 impl FetchOutcome {
+    /// Heap bytes this outcome keeps in its `Arc`: itself, its URLs, its
+    /// validators and the texts of its reason, all of which a server
+    /// controls (an `ETag` may be hundreds of KiB).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        2 * size_of::<usize>()
+            + size_of::<FetchOutcome>()
+            + self.robots_url.as_str().len()
+            + self.final_url.as_str().len()
+            + text(&self.etag)
+            + text(&self.last_modified)
+            + self.result.text_len()
+    }
+
     /// The URL requested first: `scheme://authority/robots.txt` of the site.
     /// The rules apply to this authority.
     pub fn robots_url(&self) -> &Url {
@@ -162,6 +176,15 @@ pub enum FetchResult {
 }
 
 impl FetchResult {
+    /// The length of the texts this result holds (a location, an error).
+    fn text_len(&self) -> usize {
+        match self {
+            FetchResult::Fetched | FetchResult::NotModified => 0,
+            FetchResult::Unavailable(why) => why.text_len(),
+            FetchResult::Unreachable(why) | FetchResult::StaleCopy(why) => why.text_len(),
+        }
+    }
+
     /// Whether the rules come from the server's file (fetched or confirmed
     /// unchanged).
     pub fn is_fetched(&self) -> bool {
@@ -237,6 +260,17 @@ pub enum UnavailableReason {
     UnreachableTooLong(UnreachableReason),
 }
 
+impl UnavailableReason {
+    fn text_len(&self) -> usize {
+        match self {
+            UnavailableReason::InvalidLocation(text)
+            | UnavailableReason::UnsupportedRedirectScheme(text) => text.len(),
+            UnavailableReason::UnreachableTooLong(why) => why.text_len(),
+            _ => 0,
+        }
+    }
+}
+
 impl fmt::Display for UnavailableReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -283,6 +317,19 @@ pub enum UnreachableReason {
     Body(String),
     /// Any other transport failure.
     Other(String),
+}
+
+impl UnreachableReason {
+    fn text_len(&self) -> usize {
+        match self {
+            UnreachableReason::Connect(text)
+            | UnreachableReason::Dns(text)
+            | UnreachableReason::Tls(text)
+            | UnreachableReason::Body(text)
+            | UnreachableReason::Other(text) => text.len(),
+            _ => 0,
+        }
+    }
 }
 
 impl fmt::Display for UnreachableReason {
