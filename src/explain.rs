@@ -100,9 +100,10 @@ impl fmt::Display for Decision<'_> {
             },
             Cause::NoMatchingRule => {
                 f.write_str(": no rule matches in ")?;
+                // `; ` between groups: `, ` is between a group's agents.
                 for (i, g) in self.groups().enumerate() {
                     if i > 0 {
-                        f.write_str(", ")?;
+                        f.write_str("; ")?;
                     }
                     write!(f, "{g}")?;
                 }

@@ -13,6 +13,7 @@
 //! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning |
 //! | a NUL octet in a line | | the rest of the line is ignored; a [`WarningKind::NulByte`](crate::WarningKind::NulByte) warning |
 //! | rules, groups, user-agents, sitemaps per file | none | memory and parse time grow linearly with the body: at most about 3 octets of patterns per body octet, plus 12 octets per rule |
+//! | `Crawl-delay`, `Request-rate` | [`MAX_CRAWL_DELAY`] = 1 day | a longer delay (`Crawl-delay: 1e19`, `Request-rate: 1/99999999`) is read as 1 day, so that a crawler adding it to an `Instant` cannot overflow; [`RequestRate::per`](crate::RequestRate::per) keeps the value as written |
 //! | parse time | one pass, O(1) work per line plus O(n) per octet, then one sort of the named user-agents (O(a log a)) | no backtracking or regex while parsing |
 //!
 //! # Matching ([`Robots::is_allowed`](crate::Robots::is_allowed), [`Robots::explain`](crate::Robots::explain))
@@ -64,6 +65,13 @@
 /// The longest line read, in octets: 2083 × 8 − 1, the limit of Google's
 /// parser. RFC 9309 sets none.
 pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
+
+/// The longest [`crawl_delay`](crate::Robots::crawl_delay) or
+/// [`RequestRate::delay`](crate::RequestRate::delay) returned: 1 day. A file
+/// asking for more (`Crawl-delay: 1e19` is a number of seconds, and a
+/// `Duration`) is read as asking for a day, which at a crawler's scale is
+/// no crawling either, and cannot overflow an `Instant` it is added to.
+pub const MAX_CRAWL_DELAY: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
 
 /// The most octets of a body parsed: 1 GiB, far beyond any fetcher's body
 /// limit. The parsed form keeps 32-bit offsets into a store of patterns that

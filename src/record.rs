@@ -31,8 +31,10 @@ impl RequestRate {
     /// The spacing between requests the rate implies: `per / requests`
     /// (`per` itself for a value built with `requests` of 0, which a parse
     /// never gives).
+    /// At most [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY).
     pub fn delay(&self) -> Duration {
-        self.per.checked_div(self.requests).unwrap_or(self.per)
+        let delay = self.per.checked_div(self.requests).unwrap_or(self.per);
+        delay.min(crate::limits::MAX_CRAWL_DELAY)
     }
 
     /// Parses `n/N[unit] [HHMM-HHMM]`.
@@ -104,13 +106,16 @@ impl Record {
     }
 }
 
-/// Parses a `Crawl-delay` value: decimal seconds, non-negative and finite.
+/// Parses a `Crawl-delay` value: decimal seconds, non-negative and finite;
+/// more than [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) is read
+/// as that.
 pub(crate) fn parse_crawl_delay(value: &str) -> Option<Duration> {
     let v: f64 = value.parse().ok()?;
     if !v.is_finite() || v < 0.0 {
         return None;
     }
-    Duration::try_from_secs_f64(v).ok()
+    let max = crate::limits::MAX_CRAWL_DELAY;
+    Some(Duration::try_from_secs_f64(v).map_or(max, |d| d.min(max)))
 }
 
 #[cfg(test)]
@@ -140,6 +145,9 @@ mod tests {
             window: None,
         };
         assert_eq!(r.delay(), Duration::from_secs(5));
+        let r = RequestRate::parse("1/18446744073709551615").unwrap();
+        assert_eq!(r.per, Duration::from_secs(u64::MAX));
+        assert_eq!(r.delay(), crate::limits::MAX_CRAWL_DELAY);
         for bad in [
             "",
             "5",
@@ -162,5 +170,11 @@ mod tests {
         for bad in ["", "-1", "NaN", "inf", "1e400", "ten", "5s"] {
             assert_eq!(parse_crawl_delay(bad), None, "{bad}");
         }
+        // Long delays are a day at most: adding one to an `Instant` is safe.
+        let day = crate::limits::MAX_CRAWL_DELAY;
+        for long in ["86400", "86401", "1e19", "1e300"] {
+            assert_eq!(parse_crawl_delay(long), Some(day), "{long}");
+        }
+        let _ = std::time::Instant::now() + parse_crawl_delay("1e19").unwrap();
     }
 }

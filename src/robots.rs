@@ -107,6 +107,19 @@ impl Robots {
     /// instance the `as_str()` of a `url::Url`, which a crawler gets anyway
     /// by resolving links with `Url::join`.
     ///
+    /// A path must start with a single `/`. As RFC 3986 reads references,
+    /// `//x/y` is scheme-relative (host `x`, path `/y`), and text with
+    /// neither a scheme nor a leading `/` (`example.com/y`) is read as host
+    /// and path. So pass the whole URL when its path may start with `//`:
+    /// `Url::path()` of `https://h//private` is `//private`, which would be
+    /// checked as `/`.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: *\nDisallow: /*private\n");
+    /// assert!(!robots.is_allowed("bot", "https://example.com//private"));
+    /// assert!(robots.is_allowed("bot", "//private")); // host `private`, path `/`
+    /// ```
+    ///
     /// To check many URLs for one crawler, [`agent`](Robots::agent) finds the
     /// crawler's groups once.
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
@@ -194,7 +207,8 @@ impl Robots {
     }
 
     /// The `Crawl-delay` for `agent`: from the groups that apply to it
-    /// (its own, else `*`), the first valid value in file order.
+    /// (its own, else `*`), the first valid value in file order, at most
+    /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day).
     pub fn crawl_delay(&self, agent: &str) -> Option<Duration> {
         self.groups_of(agent).find_map(|g| g.crawl_delay())
     }

@@ -201,6 +201,19 @@ fn explain_names_the_deciding_line_pattern_and_group() {
 }
 
 #[test]
+fn explain_of_merged_groups_tells_the_groups_apart() {
+    let robots = Robots::parse(
+        "User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n",
+    );
+    let d = robots.explain("a", "/z");
+    assert_eq!(
+        d.to_string(),
+        "allowed: no rule matches in group at line 1: User-agent: a, b; \
+         group at line 5: User-agent: a"
+    );
+}
+
+#[test]
 fn explain_shows_the_pattern_as_written_and_normalised() {
     let robots = Robots::parse("User-agent: *\nDisallow: /caf%c3%a9/ツ\n");
     let d = robots.explain("bot", "/café/%E3%83%84/menu");

@@ -214,6 +214,9 @@ impl ParseOptions {
 
     /// Takes `*` and `$` in patterns literally, as the 1996 draft (and
     /// Python's `urllib.robotparser`) does, instead of as wildcard and anchor.
+    /// Only that changes: rules are still chosen by longest match (RFC 9309
+    /// section 2.2.2), where those two take the first matching rule in file
+    /// order.
     pub fn mk1996(mut self, yes: bool) -> ParseOptions {
         self.mk1996 = yes;
         self
