@@ -363,6 +363,27 @@ async fn unreachable_with_no_copy_retries_by_default_after_a_minute_not_a_day() 
     assert_eq!(requests(&server).await, 2);
 }
 
+/// An `invalidate` during an origin's first fetch: the fetch's answer goes
+/// to its caller, and is not kept. (Until session 12 it was cached after
+/// the invalidation, and served on.)
+#[tokio::test]
+async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
+    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let (cache, _clock) = cache();
+    let first = tokio::spawn({
+        let (cache, url) = (cache.clone(), server.uri());
+        async move { cache.get(url).await }
+    });
+    // Once the request is in, the fetch is under way.
+    while requests(&server).await == 0 {
+        tokio::task::yield_now().await;
+    }
+    cache.invalidate(server.uri()).await.unwrap();
+    assert_rules(&first.await.unwrap().unwrap());
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 2);
+}
+
 #[tokio::test]
 async fn retries_wait_for_the_servers_retry_after() {
     let server = serve(ResponseTemplate::new(503).insert_header("Retry-After", "600")).await;

@@ -69,6 +69,7 @@ mod stats;
 
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use moka::future::Cache;
@@ -132,6 +133,9 @@ pub struct RobotsCache {
 
 struct Inner {
     map: Cache<String, Arc<Entry>>,
+    /// Bumped by each `invalidate` and `invalidate_all`: a first fetch that
+    /// began before one must not stay cached after it (see `Inner::load`).
+    invalidations: AtomicU64,
     fetcher: Fetcher,
     clock: Arc<dyn Clock>,
     policy: Policy,
@@ -231,17 +235,21 @@ impl RobotsCache {
         Ok(self.get(url).await?.crawl_delay(agent))
     }
 
-    /// Forgets the origin of `url`, so the next `get` fetches it again.
+    /// Forgets the origin of `url`, so the next `get` fetches it again. A
+    /// first fetch of it already under way still answers its callers, and
+    /// is not kept.
     ///
     /// Fails only for input that can have no robots.txt.
     pub async fn invalidate(&self, url: impl AsRef<str>) -> Result<(), Error> {
         let key = origin_key(url.as_ref())?;
+        self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
         self.inner.map.invalidate(&key).await;
         Ok(())
     }
 
     /// Forgets every origin.
     pub fn invalidate_all(&self) {
+        self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
         self.inner.map.invalidate_all();
     }
 
@@ -301,6 +309,7 @@ impl Inner {
     /// Fetches the origin `key` that is not cached, and caches the result;
     /// concurrent loads of one key share one fetch (moka's single-flight).
     async fn load(this: &Arc<Inner>, key: &str) -> Result<Arc<Robots>, Error> {
+        let invalidations = this.invalidations.load(Ordering::SeqCst);
         let load = async {
             let fetched = this.fetcher.fetch(key).await?;
             this.count_fetch(&fetched, false);
@@ -318,6 +327,23 @@ impl Inner {
             .or_try_insert_with(load)
             .await
             .map_err(|error: Arc<Error>| Error::clone(&error))?;
+        // An `invalidate` while this fetch was under way came after the
+        // fetch began, so what it fetched must not outlive it: the caller
+        // gets it, the cache forgets it. (Any invalidation counts, not only
+        // this origin's: they are rare, and the cost is one more fetch.)
+        if entry.is_fresh() && this.invalidations.load(Ordering::SeqCst) != invalidations {
+            let ours = Arc::clone(entry.value());
+            this.map
+                .entry_by_ref(key)
+                .and_compute_with(|current| {
+                    let op = match current {
+                        Some(current) if Arc::ptr_eq(current.value(), &ours) => Op::Remove,
+                        _ => Op::Nop,
+                    };
+                    std::future::ready(op)
+                })
+                .await;
+        }
         Ok(Arc::clone(&entry.value().served))
     }
 
@@ -580,6 +606,7 @@ impl RobotsCacheBuilder {
         Ok(RobotsCache {
             inner: Arc::new(Inner {
                 map: map.build(),
+                invalidations: AtomicU64::new(0),
                 fetcher,
                 clock: self.clock,
                 policy: self.policy,
