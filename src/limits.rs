@@ -68,9 +68,9 @@ pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
 
 /// The longest [`crawl_delay`](crate::Robots::crawl_delay) or
 /// [`RequestRate::delay`](crate::RequestRate::delay) returned: 1 day. A file
-/// asking for more (`Crawl-delay: 1e19` is a number of seconds, and a
-/// `Duration`) is read as asking for a day, which at a crawler's scale is
-/// no crawling either, and cannot overflow an `Instant` it is added to.
+/// asking for more (`Crawl-delay: 1e19` is a valid number of seconds) is
+/// read as asking for a day: at a crawler's scale that is no crawling
+/// either, and adding it to an `Instant` cannot overflow.
 pub const MAX_CRAWL_DELAY: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
 
 /// The most octets of a body parsed: 1 GiB, far beyond any fetcher's body

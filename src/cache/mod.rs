@@ -214,7 +214,7 @@ impl RobotsCache {
         detached(async move { Inner::load(&inner, &key).await }).await
     }
 
-    /// May `agent` fetch `url`? The rules for `url`'s origin    /// May `agent` fetch `url`? The rules for `url`'s origin, from
+    /// May `agent` fetch `url`? The rules for `url`'s origin, from
     /// [`get`](Self::get), answer as [`Robots::is_allowed`] does.
     ///
     /// Fails only for input that can have no robots.txt.

@@ -5,8 +5,8 @@
 //! than to the HTTP client, so that the cap bounds both ends: at most `cap`
 //! octets are downloaded, and at most `cap` octets of text are inflated
 //! from them. (Counted after decoding alone, a stream that inflates to
-//! nothing, such as a gzip header whose comment never ends, would be
-//! downloaded until the timeout.) Coding names are matched as RFC 9110
+//! nothing, such as empty deflate blocks without end, would be downloaded
+//! until the timeout.) Coding names are matched as RFC 9110
 //! says, case-insensitively, with `x-gzip` for `gzip`; `deflate` is the
 //! zlib format, or raw deflate as some servers send it.
 

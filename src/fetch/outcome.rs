@@ -113,9 +113,10 @@ impl FetchOutcome {
 
     /// How many body bytes were read for the rules: after content decoding
     /// (gzip, ...), before a body in UTF-16 or a legacy charset is
-    /// transcoded to UTF-8. This is what the body limit counts, so a body
-    /// cut there has exactly the limit's number of bytes (a UTF-16 body
-    /// then gives about half as many octets of text).
+    /// transcoded to UTF-8. The body limit counts these (and the octets as
+    /// sent, before decoding), so a body cut there has at most the limit's
+    /// number of bytes (a UTF-16 body then gives about half as many octets
+    /// of text).
     pub fn body_bytes(&self) -> usize {
         self.body_bytes
     }
@@ -266,7 +267,10 @@ impl UnavailableReason {
             UnavailableReason::InvalidLocation(text)
             | UnavailableReason::UnsupportedRedirectScheme(text) => text.len(),
             UnavailableReason::UnreachableTooLong(why) => why.text_len(),
-            _ => 0,
+            UnavailableReason::Status(_)
+            | UnavailableReason::TooManyRedirects
+            | UnavailableReason::RedirectLoop
+            | UnavailableReason::MissingLocation => 0,
         }
     }
 }
@@ -327,7 +331,9 @@ impl UnreachableReason {
             | UnreachableReason::Tls(text)
             | UnreachableReason::Body(text)
             | UnreachableReason::Other(text) => text.len(),
-            _ => 0,
+            UnreachableReason::Status(_)
+            | UnreachableReason::Timeout
+            | UnreachableReason::TruncatedBody { .. } => 0,
         }
     }
 }
