@@ -321,6 +321,65 @@ async fn unreachable_after_a_good_copy_serves_the_good_copy_with_backoff() {
 }
 
 #[tokio::test]
+async fn a_stale_copy_carries_the_retry_after_of_the_failed_fetch() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    let good = cache.get(server.uri()).await.unwrap();
+    assert_eq!(good.fetch_outcome().unwrap().retry_after(), None);
+
+    remount(
+        &server,
+        ResponseTemplate::new(503).insert_header("Retry-After", "600"),
+    )
+    .await;
+    clock.advance(DAY);
+    let served = cache.get(server.uri()).await.unwrap();
+    assert_rules(&served);
+    let outcome = served.fetch_outcome().unwrap();
+    assert!(outcome.result().is_stale_copy());
+    // The server's word on when to come back, for the crawler to see...
+    assert_eq!(outcome.retry_after(), Some(Duration::from_secs(600)));
+    // ...with the rest of the outcome the copy's.
+    assert_eq!(
+        outcome.fetched_at(),
+        good.fetch_outcome().unwrap().fetched_at()
+    );
+    assert_eq!(outcome.status(), Some(StatusCode::OK));
+}
+
+#[tokio::test]
+async fn a_refresh_whose_entry_was_evicted_meanwhile_is_kept() {
+    let slow = serve(rules_200()).await;
+    let other = serve(rules_200()).await;
+    let (builder, clock) = setup();
+    let cache = builder.max_entries(1).build().unwrap();
+    cache.get(slow.uri()).await.unwrap();
+
+    // Due: a lookup refreshes it, slowly.
+    remount(&slow, rules_200().set_delay(Duration::from_millis(200))).await;
+    clock.advance(DAY);
+    let refresh = tokio::spawn({
+        let (cache, url) = (cache.clone(), slow.uri());
+        async move { cache.get(url).await }
+    });
+    while requests(&slow).await == 0 {
+        tokio::task::yield_now().await;
+    }
+    // Meanwhile another origin takes the one place.
+    cache.get(other.uri()).await.unwrap();
+    cache.run_pending_tasks().await;
+    assert_eq!(cache.stats().evictions, 1);
+
+    assert_rules(&refresh.await.unwrap().unwrap());
+    // The refreshed value was put back: no second fetch.
+    let again = cache.get(slow.uri()).await.unwrap();
+    assert_rules(&again);
+    assert_eq!(requests(&slow).await, 1, "requests since the remount");
+    let stats = cache.stats();
+    assert_eq!((stats.fetches, stats.refreshes), (3, 1), "{stats:?}");
+}
+
+#[tokio::test]
 async fn unreachable_with_no_copy_disallows_and_retries_after_the_short_delay() {
     let server = serve(ResponseTemplate::new(503)).await;
     let (builder, clock) = setup();

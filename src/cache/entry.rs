@@ -245,16 +245,19 @@ impl Entry {
 /// The last good copy `good`, as served while its server is unreachable:
 /// the same rules, with the copy's outcome but for the result, which is
 /// [`FetchResult::StaleCopy`] with why `failed` (the failed fetch's
-/// outcome) failed.
+/// outcome) failed, and the `Retry-After` the failed fetch was given (a
+/// server that is overloaded says so for the whole site, not only for its
+/// robots.txt: a crawler reading the outcome can slow down there too).
 fn stale_copy(good: &Robots, failed: Option<&crate::FetchOutcome>) -> Robots {
-    let why = failed.and_then(|o| match o.result() {
-        FetchResult::Unreachable(why) => Some(why.clone()),
+    let failed = failed.and_then(|o| match o.result() {
+        FetchResult::Unreachable(why) => Some((why.clone(), o.retry_after())),
         _ => None,
     });
-    match (good.fetch_outcome(), why) {
-        (Some(copy), Some(why)) => {
+    match (good.fetch_outcome(), failed) {
+        (Some(copy), Some((why, retry_after))) => {
             let mut o = copy.clone();
             o.result = FetchResult::StaleCopy(why);
+            o.retry_after = retry_after;
             good.clone().with_fetch_outcome(o)
         }
         // Not fetched (parsed locally), or no reason: as it is.

@@ -362,6 +362,7 @@ impl Inner {
             }
         }
         let mut claim = Claim(Some(&old));
+        let invalidations = inner.invalidations.load(Ordering::SeqCst);
         let base = old.refresh_base();
         let fetched = match inner.fetcher.refresh(base).await {
             Ok(fetched) => fetched,
@@ -380,10 +381,15 @@ impl Inner {
             .map
             .entry_by_ref(&key)
             .and_compute_with(|current| {
-                // Replace only the entry refreshed: not one invalidated
-                // meanwhile, nor a newer one.
+                // Replace only the entry refreshed: not a newer one, nor
+                // one invalidated meanwhile. One evicted meanwhile (the
+                // capacity bound) is put back: the origin is in use, and
+                // the refreshed value is as good as a first fetch's.
                 let op = match current {
                     Some(current) if Arc::ptr_eq(current.value(), &old) => Op::Put(put),
+                    None if inner.invalidations.load(Ordering::SeqCst) == invalidations => {
+                        Op::Put(put)
+                    }
                     _ => Op::Nop,
                 };
                 std::future::ready(op)

@@ -86,7 +86,9 @@ impl FetchOutcome {
     /// hours) on an unreachable result: 5xx, or 429 unless the fetcher
     /// treats it as unavailable. [`expires_at`](Self::expires_at) already
     /// follows it; a [`RobotsCache`](crate::RobotsCache) backing off from
-    /// failures retries no sooner.
+    /// failures retries no sooner. On a
+    /// [`StaleCopy`](FetchResult::StaleCopy), the delay the failed fetch
+    /// was given (the rest of the outcome is the copy's).
     pub fn retry_after(&self) -> Option<Duration> {
         self.retry_after
     }
