@@ -295,7 +295,7 @@ async fn check_json_lines_shape() {
     assert_eq!(objects.len(), 2, "one object per URL, no header line");
     let robots = serde_json::json!({
         "source": FILE, "status": null, "final_url": null, "redirects": 0,
-        "result": "file", "reason": null,
+        "result": "file", "reason": null, "truncated_at_cap": false,
     });
     assert_eq!(
         objects[0],
@@ -408,6 +408,17 @@ async fn bad_input_exits_2_with_one_line() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--timeout"), "{}", run.stderr);
 
+    // Stdin holds one thing.
+    keepout(
+        &["check", "-a", "SomeBot", "-r", "-", "-"],
+        "User-agent: *\n",
+    )
+    .await
+    .assert_bad_input("stdin cannot hold both");
+    keepout(&["show", "-", "-"], "")
+        .await
+        .assert_bad_input("stdin (-) can be read only once");
+
     // Usage errors come from clap, also with exit code 2.
     let run = keepout(&["check", "https://example.com/"], "").await;
     assert_eq!(run.code, 2);
@@ -490,6 +501,7 @@ async fn fetched_json_names_the_robots_fetch() {
             "redirects": 0,
             "result": "fetched",
             "reason": null,
+            "truncated_at_cap": false,
         })
     );
     assert_eq!(objects[0]["rule"]["line"], 2);
@@ -813,6 +825,83 @@ async fn show_fetched_after_a_redirect() {
     assert_eq!(fetch["etag"], "\"v1\"");
     assert_eq!(fetch["truncated_at_cap"], false);
     assert!(fetch["expires_at"].as_str().unwrap().ends_with('Z'));
+}
+
+#[tokio::test]
+async fn robots_txt_from_stdin() {
+    let rules = std::fs::read_to_string(FILE).unwrap();
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "SomeBot",
+            "-r",
+            "-",
+            "https://example.com/private/x",
+        ],
+        &rules,
+    )
+    .await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[0],
+        format!("<stdin>: local file, {} bytes", rules.len())
+    );
+    assert!(run.lines()[1].starts_with("DISALLOWED https://example.com/private/x  line 6:"));
+    let run = keepout(&["show", "--json", "-"], &rules).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let shown = &run.json()[0];
+    assert_eq!(shown["source"], "<stdin>");
+    assert_eq!(shown["groups"].as_array().unwrap().len(), 2);
+}
+
+/// `check` decides as a crawler's fetch would: of a file over 500 KiB, on
+/// the complete lines within 500 KiB (RFC 9309 section 2.5); `show` shows
+/// it all and flags the rest.
+#[tokio::test]
+async fn check_reads_a_large_file_as_a_fetch_would() {
+    let mut body = String::from("User-agent: *\n");
+    while body.len() < 511_990 {
+        body.push_str("Disallow: /some/long/path/to/keep/out/of/the/index\n");
+    }
+    // Straddles byte 512,000: a fetch drops it, partial; and past it.
+    body.push_str("Disallow: /straddling-the-limit\n");
+    body.push_str("Disallow: /past-the-limit\n");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join("keepout-cli-cut-robots.txt");
+    std::fs::write(&file, &body).unwrap();
+    let file = file.to_str().unwrap();
+    let urls = [
+        "https://example.com/straddling-the-limit",
+        "https://example.com/past-the-limit",
+        "https://example.com/some/long/path/to/keep/out/of/the/index/x",
+    ];
+    let mut args = vec!["check", "--json", "-a", "SomeBot", "-r", file];
+    args.extend(urls);
+    let run = keepout(&args, "").await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let verdicts: Vec<bool> = run
+        .json()
+        .iter()
+        .map(|o| o["allowed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(verdicts, [true, true, false]);
+    assert_eq!(run.json()[0]["robots"]["truncated_at_cap"], true);
+    // The text form says so on its first line.
+    let run = keepout(&["check", "-a", "SomeBot", "-r", file, urls[1]], "").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.lines()[0].contains("complete lines in the first 512000"),
+        "{}",
+        run.lines()[0]
+    );
+    // The same from stdin.
+    let run = keepout(&["check", "-a", "SomeBot", "-r", "-", urls[1]], &body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // `show` parses it all.
+    let run = keepout(&["show", "--json", file], "").await;
+    let rules = run.json()[0]["groups"][0]["rules"].as_u64().unwrap();
+    assert_eq!(rules as usize, body.lines().count() - 1);
 }
 
 #[tokio::test]

@@ -12,7 +12,7 @@ use tokio::task::JoinSet;
 
 use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, group_label, source_summary};
 use crate::progress::Progress;
-use crate::source::{Loaded, Source};
+use crate::source::{Extent, Loaded, Source};
 use crate::{Failure, FetchArgs};
 
 pub const AFTER_HELP: &str = "\
@@ -38,8 +38,10 @@ pub struct Args {
     agent: String,
 
     /// Check against this robots.txt instead of fetching each URL's own: a
-    /// local file, or an http(s) URL whose origin's /robots.txt is fetched
-    /// (its path does not matter).
+    /// local file (`-` for stdin), or an http(s) URL whose origin's
+    /// /robots.txt is fetched (its path does not matter). Of a file over
+    /// 500 KiB, the complete lines within 500 KiB are read, as a fetch
+    /// reads them.
     #[arg(short, long, value_name = "FILE|URL")]
     robots: Option<std::ffi::OsString>,
 
@@ -77,6 +79,11 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
             Failure::Input(message) => Failure::Input(format!("--robots: {message}")),
             e => e,
         })?;
+    if matches!(robots_source, Some(Source::Stdin)) && args.urls.iter().any(|u| u == "-") {
+        return Err(Failure::Input(String::from(
+            "stdin cannot hold both the robots.txt (--robots -) and URLs (-)",
+        )));
+    }
     let urls = read_urls(&args.urls)?;
     let fetcher = args.fetch.fetcher()?;
 
@@ -121,7 +128,7 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         any_disallowed: false,
     };
     match &robots_source {
-        Some(source) => printer.loaded(0, source.load(&fetcher).await?)?,
+        Some(source) => printer.loaded(0, source.load(&fetcher, Extent::Fetched).await?)?,
         None => {
             let wanted = origins.len() > 1 || inputs.len() >= 100;
             fetch_all(

@@ -24,6 +24,9 @@ pub struct RobotsJson {
     pub result: &'static str,
     /// Why unavailable or unreachable, in words; null otherwise.
     pub reason: Option<String>,
+    /// Whether only the complete lines within the body limit (500 KiB)
+    /// were parsed: the body or file was longer (RFC 9309 section 2.5).
+    pub truncated_at_cap: bool,
 }
 
 impl RobotsJson {
@@ -36,6 +39,7 @@ impl RobotsJson {
                 redirects: o.redirects(),
                 result: result_name(o.result()),
                 reason: result_reason(o.result()),
+                truncated_at_cap: o.truncated_at_cap(),
             },
             None => RobotsJson {
                 source: loaded.source(),
@@ -44,6 +48,7 @@ impl RobotsJson {
                 redirects: 0,
                 result: "file",
                 reason: None,
+                truncated_at_cap: loaded.file.as_ref().is_some_and(|f| f.cut),
             },
         }
     }
@@ -233,6 +238,12 @@ pub fn fetch_summary(o: &FetchOutcome) -> String {
 /// The first line about a robots.txt in text output.
 pub fn source_summary(loaded: &Loaded) -> String {
     match (&loaded.file, loaded.robots.fetch_outcome()) {
+        (Some(file), _) if file.cut => format!(
+            "{}: local file, {} bytes, of which the complete lines in the first {} were read, as a fetch reads them (RFC 9309 section 2.5)",
+            file.path,
+            file.len,
+            keepout::fetch::MIN_BODY_LIMIT
+        ),
         (Some(file), _) => format!("{}: local file, {} bytes", file.path, file.len),
         (None, Some(outcome)) => fetch_summary(outcome),
         (None, None) => String::from("(no source)"),

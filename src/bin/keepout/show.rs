@@ -14,12 +14,13 @@ use tokio::task::JoinSet;
 use crate::output::{
     FetchJson, RateJson, clean, fetch_summary, group_label, rfc3339, seconds, until, warning_name,
 };
-use crate::source::{Loaded, Source};
+use crate::source::{Extent, Loaded, Source};
 use crate::{Failure, FetchArgs};
 
 pub const AFTER_HELP: &str = "\
 A URL (http:// or https://) fetches the robots.txt of its origin, whatever its
-path; anything else is read as a local file.
+path; `-` reads stdin; anything else is read as a local file (whole: lines past
+500 KiB are shown, and flagged).
 
 Warnings cover misspelled keys that were accepted, unknown keys, rules outside
 groups, patterns starting with neither '/' nor '*', rules shadowed by another
@@ -38,8 +39,8 @@ pub struct Args {
     #[command(flatten)]
     fetch: FetchArgs,
 
-    /// robots.txt files, or http(s) URLs whose origin's robots.txt is
-    /// fetched.
+    /// robots.txt files (`-` for stdin), or http(s) URLs whose origin's
+    /// robots.txt is fetched.
     #[arg(required = true, value_name = "FILE|URL")]
     sources: Vec<std::ffi::OsString>,
 }
@@ -50,6 +51,16 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         .iter()
         .map(|s| Source::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
+    if sources
+        .iter()
+        .filter(|s| matches!(s, Source::Stdin))
+        .count()
+        > 1
+    {
+        return Err(Failure::Input(String::from(
+            "stdin (-) can be read only once",
+        )));
+    }
     let fetcher = args.fetch.fetcher()?;
     // Up to `--concurrency` at once; shown in the order given.
     let permits = Arc::new(Semaphore::new(args.fetch.concurrency.into()));
@@ -58,7 +69,7 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         let (fetcher, permits) = (fetcher.clone(), Arc::clone(&permits));
         tasks.spawn(async move {
             let _permit = permits.acquire_owned().await;
-            (i, source.load(&fetcher).await)
+            (i, source.load(&fetcher, Extent::Whole).await)
         });
     }
     let mut slots: Vec<Option<Result<Loaded, Failure>>> = (0..tasks.len()).map(|_| None).collect();

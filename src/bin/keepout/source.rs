@@ -1,6 +1,7 @@
-//! Where a robots.txt comes from: a local file, or an HTTP(S) fetch.
+//! Where a robots.txt comes from: a local file, stdin, or an HTTP(S) fetch.
 
 use std::ffi::OsStr;
+use std::io::Read;
 use std::path::PathBuf;
 
 use keepout::Robots;
@@ -13,15 +14,21 @@ use crate::Failure;
 pub enum Source {
     /// A local file (any path the system allows, UTF-8 or not).
     File(PathBuf),
+    /// Standard input, named `-`.
+    Stdin,
     /// An http(s) URL: the robots.txt of its origin is fetched, whatever
     /// its path.
     Url(String),
 }
 
 impl Source {
-    /// Reads a `FILE|URL` argument: a value with a `scheme://` prefix is a
-    /// URL (http and https only), anything else a local path.
+    /// Reads a `FILE|URL` argument: `-` is stdin, a value with a
+    /// `scheme://` prefix a URL (http and https only), anything else a
+    /// local path (`./-` for a file named `-`).
     pub fn parse(value: &OsStr) -> Result<Source, Failure> {
+        if value == "-" {
+            return Ok(Source::Stdin);
+        }
         // A value that is not UTF-8 can only be a path.
         let Some(text) = value.to_str() else {
             return Ok(Source::File(PathBuf::from(value)));
@@ -39,30 +46,97 @@ impl Source {
         Ok(Source::Url(text.to_owned()))
     }
 
-    /// Reads the file or fetches the URL's robots.txt.
-    pub async fn load(&self, fetcher: &Fetcher) -> Result<Loaded, Failure> {
-        match self {
+    /// Reads the file (or stdin), parsing as much of it as `extent` says,
+    /// or fetches the URL's robots.txt.
+    pub async fn load(&self, fetcher: &Fetcher, extent: Extent) -> Result<Loaded, Failure> {
+        let (name, read) = match self {
             Source::File(path) => {
-                let bytes = std::fs::read(path).map_err(|e| {
-                    Failure::Input(format!("cannot read robots.txt file {path:?}: {e}"))
-                })?;
-                Ok(Loaded {
-                    robots: Robots::parse(&bytes),
-                    file: Some(LocalFile {
-                        path: path.to_string_lossy().into_owned(),
-                        len: bytes.len(),
-                        cap_line: cap_line(&bytes),
-                    }),
-                })
+                let name = path.to_string_lossy().into_owned();
+                let read = std::fs::File::open(path).and_then(|file| read_local(file, extent));
+                (name, read)
             }
-            Source::Url(url) => Ok(Loaded::fetched(
-                fetcher
-                    .fetch(url)
-                    .await
-                    .map_err(|e| Failure::Input(e.to_string()))?,
-            )),
-        }
+            Source::Stdin => (
+                String::from(STDIN_NAME),
+                read_local(std::io::stdin().lock(), extent),
+            ),
+            Source::Url(url) => {
+                return Ok(Loaded::fetched(
+                    fetcher
+                        .fetch(url)
+                        .await
+                        .map_err(|e| Failure::Input(e.to_string()))?,
+                ));
+            }
+        };
+        let local =
+            read.map_err(|e| Failure::Input(format!("cannot read robots.txt file {name:?}: {e}")))?;
+        let cap_line = cap_line(&local.bytes, local.len);
+        // Section 2.5: what a fetch would parse of a file over the limit is
+        // its complete lines within it.
+        let cut = extent == Extent::Fetched && local.len > MIN_BODY_LIMIT;
+        let parsed = match cut {
+            true => complete_lines(&local.bytes[..MIN_BODY_LIMIT]),
+            false => &local.bytes[..],
+        };
+        Ok(Loaded {
+            robots: Robots::parse(parsed),
+            file: Some(LocalFile {
+                path: name,
+                len: local.len,
+                cap_line,
+                cut,
+            }),
+        })
     }
+}
+
+/// How stdin is named where a file's path would be.
+const STDIN_NAME: &str = "<stdin>";
+
+/// How much of a local robots.txt to parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extent {
+    /// All of it (`show`, which flags what a crawler need not read).
+    Whole,
+    /// What a crawler's fetch would: over [`MIN_BODY_LIMIT`], the complete
+    /// lines within it (`check`: its verdicts are a crawler's).
+    Fetched,
+}
+
+/// A local robots.txt: the bytes kept, and its whole length.
+struct Local {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+/// Reads `from` whole (`Extent::Whole`), or keeps its first
+/// [`MIN_BODY_LIMIT`] bytes and only counts the rest, so that a huge file
+/// or an endless stream is never held in memory (`Extent::Fetched`).
+fn read_local(mut from: impl Read, extent: Extent) -> std::io::Result<Local> {
+    let mut bytes = Vec::new();
+    if extent == Extent::Whole {
+        from.read_to_end(&mut bytes)?;
+        let len = bytes.len();
+        return Ok(Local { bytes, len });
+    }
+    (&mut from)
+        .take(MIN_BODY_LIMIT as u64)
+        .read_to_end(&mut bytes)?;
+    let rest = std::io::copy(&mut from, &mut std::io::sink())?;
+    let len = bytes
+        .len()
+        .saturating_add(usize::try_from(rest).unwrap_or(usize::MAX));
+    Ok(Local { bytes, len })
+}
+
+/// The complete lines of `head`: up to its last line end (LF or CR, as the
+/// parser ends lines).
+fn complete_lines(head: &[u8]) -> &[u8] {
+    let end = head
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1);
+    &head[..end]
 }
 
 /// A robots.txt, parsed, and where it came from.
@@ -101,13 +175,16 @@ pub struct LocalFile {
     /// When the file is larger than a fetch reads (500 KiB, RFC 9309
     /// section 2.5): the line holding the first byte past that limit.
     pub cap_line: Option<u32>,
+    /// Whether only the complete lines within that limit were parsed, as
+    /// a fetch would ([`Extent::Fetched`]).
+    pub cut: bool,
 }
 
 /// The line holding the first byte past [`MIN_BODY_LIMIT`], if the file
-/// is that long. Lines end as the parser ends them: LF, CR or CRLF (RFC
-/// 9309 section 2.2).
-fn cap_line(bytes: &[u8]) -> Option<u32> {
-    (bytes.len() > MIN_BODY_LIMIT).then(|| {
+/// (of `len` bytes, of which `bytes` are the first) is that long. Lines end
+/// as the parser ends them: LF, CR or CRLF (RFC 9309 section 2.2).
+fn cap_line(bytes: &[u8], len: usize) -> Option<u32> {
+    (len > MIN_BODY_LIMIT && bytes.len() >= MIN_BODY_LIMIT).then(|| {
         let head = &bytes[..MIN_BODY_LIMIT];
         let ends = head
             .iter()
@@ -128,8 +205,25 @@ mod tests {
             let body = format!("Disallow: /x{end}").repeat(MIN_BODY_LIMIT / 10);
             let line_len = 12 + end.len();
             let want = MIN_BODY_LIMIT / line_len + 1;
-            assert_eq!(cap_line(body.as_bytes()), Some(want as u32), "{end:?}");
+            assert_eq!(
+                cap_line(body.as_bytes(), body.len()),
+                Some(want as u32),
+                "{end:?}"
+            );
         }
-        assert_eq!(cap_line(b"short\r"), None);
+        assert_eq!(cap_line(b"short\r", 6), None);
+    }
+
+    #[test]
+    fn a_fetched_extent_keeps_the_head_and_counts_the_rest() {
+        let body = "Disallow: /x\n".repeat(MIN_BODY_LIMIT / 10);
+        let local = read_local(body.as_bytes(), Extent::Fetched).unwrap();
+        assert_eq!((local.bytes.len(), local.len), (MIN_BODY_LIMIT, body.len()));
+        let kept = complete_lines(&local.bytes);
+        assert!(kept.ends_with(b"\n") && kept.len() > MIN_BODY_LIMIT - 14);
+        let local = read_local(body.as_bytes(), Extent::Whole).unwrap();
+        assert_eq!(local.bytes, body.as_bytes());
+        assert_eq!(complete_lines(b"a\rb"), b"a\r");
+        assert_eq!(complete_lines(b"no end"), b"");
     }
 }
