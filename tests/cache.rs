@@ -47,6 +47,22 @@ async fn requests(server: &MockServer) -> usize {
     server.received_requests().await.map_or(0, |r| r.len())
 }
 
+/// A `get` of `server`'s origin in a task of its own, returned once its
+/// request has reached the server (its fetch is then under way).
+async fn get_under_way(
+    cache: &RobotsCache,
+    server: &MockServer,
+) -> tokio::task::JoinHandle<Result<Arc<Robots>, Error>> {
+    let task = tokio::spawn({
+        let (cache, url) = (cache.clone(), server.uri());
+        async move { cache.get(url).await }
+    });
+    while requests(server).await == 0 {
+        tokio::task::yield_now().await;
+    }
+    task
+}
+
 /// A cache on a manual clock; the test keeps the returned clock to move it.
 fn setup() -> (RobotsCacheBuilder, ManualClock) {
     let clock = ManualClock::new(SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000));
@@ -358,13 +374,7 @@ async fn a_refresh_whose_entry_was_evicted_meanwhile_is_kept() {
     // Due: a lookup refreshes it, slowly.
     remount(&slow, rules_200().set_delay(Duration::from_millis(200))).await;
     clock.advance(DAY);
-    let refresh = tokio::spawn({
-        let (cache, url) = (cache.clone(), slow.uri());
-        async move { cache.get(url).await }
-    });
-    while requests(&slow).await == 0 {
-        tokio::task::yield_now().await;
-    }
+    let refresh = get_under_way(&cache, &slow).await;
     // Meanwhile another origin takes the one place.
     cache.get(other.uri()).await.unwrap();
     cache.run_pending_tasks().await;
@@ -429,14 +439,7 @@ async fn unreachable_with_no_copy_retries_by_default_after_a_minute_not_a_day() 
 async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
     let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
     let (cache, _clock) = cache();
-    let first = tokio::spawn({
-        let (cache, url) = (cache.clone(), server.uri());
-        async move { cache.get(url).await }
-    });
-    // Once the request is in, the fetch is under way.
-    while requests(&server).await == 0 {
-        tokio::task::yield_now().await;
-    }
+    let first = get_under_way(&cache, &server).await;
     cache.invalidate(server.uri()).await.unwrap();
     assert_rules(&first.await.unwrap().unwrap());
     assert_rules(&cache.get(server.uri()).await.unwrap());
