@@ -469,6 +469,88 @@ async fn retries_wait_for_the_servers_retry_after() {
     assert_eq!(requests(&server).await, 1, "one retry since the reset");
 }
 
+/// The server asks (`Retry-After`) to be left alone until after the stale
+/// limit: at the limit the entry moves on without a request, and the next
+/// request waits for the time asked.
+#[tokio::test]
+async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
+    let hold = || ResponseTemplate::new(503).insert_header("Retry-After", "86400");
+    let after_limit = FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(
+        UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE),
+    ));
+
+    // A last good copy: served until the limit, 12 hours after the failure.
+    let server = serve(rules_200()).await;
+    let (builder, clock) = setup();
+    let cache = builder.stale_limit(12 * 60 * MINUTE).build().unwrap();
+    cache.get(server.uri()).await.unwrap();
+    remount(&server, hold()).await;
+    clock.advance(DAY);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_rules(&robots);
+    assert!(matches!(result(&robots), FetchResult::StaleCopy(_)));
+    clock.advance(12 * 60 * MINUTE - Duration::from_secs(1));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    clock.advance(Duration::from_secs(1));
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::AllowAll);
+    assert_eq!(result(&robots), &after_limit);
+    assert_eq!(
+        requests(&server).await,
+        1,
+        "the limit reached without a request"
+    );
+    clock.advance(12 * 60 * MINUTE - Duration::from_secs(1));
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::AllowAll
+    );
+    assert_eq!(
+        requests(&server).await,
+        1,
+        "not asked before its Retry-After"
+    );
+    remount(&server, rules_200()).await;
+    clock.advance(Duration::from_secs(1));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(
+        requests(&server).await,
+        1,
+        "asked once its Retry-After ran out"
+    );
+
+    // An origin never reached: disallow all until the limit, then the
+    // policy's choice, still without a request.
+    let server = serve(hold()).await;
+    let (builder, clock) = setup();
+    let cache = builder.stale_limit(12 * 60 * MINUTE).build().unwrap();
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    clock.advance(12 * 60 * MINUTE);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(result(&robots), &after_limit);
+    let (builder, clock) = setup();
+    let cache = builder
+        .stale_limit(12 * 60 * MINUTE)
+        .after_stale_limit(AfterStaleLimit::DisallowAll)
+        .build()
+        .unwrap();
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    clock.advance(12 * 60 * MINUTE);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    assert!(matches!(result(&robots), FetchResult::Unreachable(_)));
+    assert_eq!(requests(&server).await, 2, "one first fetch per cache");
+    clock.advance(12 * 60 * MINUTE);
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 3);
+}
+
 #[tokio::test]
 async fn unavailable_is_cached_like_success() {
     let server = MockServer::start().await;

@@ -104,6 +104,26 @@ pub(crate) struct Entry {
     pub(crate) weight: usize,
     /// Set while one task re-fetches this entry (single-flight refresh).
     refreshing: AtomicBool,
+    /// For an unreachable origin whose server asked (`Retry-After`) not to
+    /// be contacted again before a time past the stale limit: what the
+    /// entry becomes at the limit, without a request ([`AtLimit`]).
+    at_limit: Option<AtLimit>,
+}
+
+/// What an unreachable origin's entry turns into at the stale limit when
+/// the server's `Retry-After` runs past it. At the limit the entry must
+/// change (the last good copy may not be served longer, RFC 9309 section
+/// 2.3.1.4), but a fetch then would come before the time the server asked
+/// for (RFC 9110 section 10.2.3). So the change is made locally, to what
+/// a fetch failing as the last one did would have given, and the next
+/// request waits for the time asked.
+#[derive(Debug)]
+struct AtLimit {
+    /// What to serve past the limit (per [`AfterStaleLimit`]), with the
+    /// last failed fetch's outcome.
+    served: Arc<Robots>,
+    /// When the server may be asked again.
+    retry_at: SystemTime,
 }
 
 impl Entry {
@@ -118,6 +138,7 @@ impl Entry {
             next_check,
             weight,
             refreshing: AtomicBool::new(false),
+            at_limit: None,
         }
     }
 
@@ -164,28 +185,8 @@ impl Entry {
         if now >= limit {
             // RFC 9309 section 2.3.1.4: after 30 days unreachable the file
             // may be taken as unavailable.
-            let served = match policy.after_stale_limit {
-                AfterStaleLimit::AllowAll => Robots::allow_all(),
-                AfterStaleLimit::DisallowAll => Robots::disallow_all(),
-            };
-            // The failed fetch's outcome says why; with allow all, as
-            // unavailable, so that it names what is served.
-            let served = match outcome {
-                Some(o) => {
-                    let mut o = o.clone();
-                    if let (AfterStaleLimit::AllowAll, FetchResult::Unreachable(why)) =
-                        (policy.after_stale_limit, &o.result)
-                    {
-                        o.result = FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(
-                            why.clone(),
-                        ));
-                    }
-                    served.with_fetch_outcome(o)
-                }
-                None => served,
-            };
             return Entry::new(
-                Arc::new(served),
+                Arc::new(given_up(outcome, policy)),
                 State::GaveUp { since, failures },
                 retry_at,
             );
@@ -193,7 +194,11 @@ impl Entry {
         // Retry with backoff, but also exactly at the stale limit so the
         // last copy is not served past it.
         let next_check = retry_at.min(limit);
-        match good {
+        let at_limit = (retry_at > limit).then(|| AtLimit {
+            served: Arc::new(given_up(outcome, policy)),
+            retry_at,
+        });
+        let mut entry = match good {
             // RFC 9309 section 2.4: a cached copy may be used beyond its
             // expiry while robots.txt is unreachable. Its outcome says so
             // (and why); the rest of it, validators included, stays the
@@ -209,7 +214,30 @@ impl Entry {
                 State::NoCopy { since, failures },
                 next_check,
             ),
+        };
+        if let Some(at) = at_limit {
+            entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
+            entry.at_limit = Some(at);
         }
+        entry
+    }
+
+    /// The entry this one becomes at `now` without a fetch, if any: at the
+    /// stale limit, when the server asked to be left alone until later
+    /// ([`AtLimit`]). `None` when a fetch is due (or the entry is fresh).
+    pub(crate) fn at_stale_limit(&self, now: SystemTime) -> Option<Entry> {
+        let at = self.at_limit.as_ref()?;
+        let (State::Stale { since, failures } | State::NoCopy { since, failures }) = self.state
+        else {
+            return None;
+        };
+        (now >= self.next_check && now < at.retry_at).then(|| {
+            Entry::new(
+                Arc::clone(&at.served),
+                State::GaveUp { since, failures },
+                at.retry_at,
+            )
+        })
     }
 
     /// Whether `get` should serve this entry without a fetch at `now`.
@@ -239,6 +267,31 @@ impl Entry {
     /// Gives the refresh back (the refreshing task was cancelled).
     pub(crate) fn end_refresh(&self) {
         self.refreshing.store(false, Ordering::Release);
+    }
+}
+
+/// What is served for an origin unreachable past the stale limit, per
+/// [`AfterStaleLimit`], with the outcome of the fetch that failed
+/// (`outcome`): with allow all, its result is unavailable
+/// ([`UnreachableTooLong`](UnavailableReason::UnreachableTooLong)), so
+/// that it names what is served, and says why.
+fn given_up(outcome: Option<&crate::FetchOutcome>, policy: &Policy) -> Robots {
+    let served = match policy.after_stale_limit {
+        AfterStaleLimit::AllowAll => Robots::allow_all(),
+        AfterStaleLimit::DisallowAll => Robots::disallow_all(),
+    };
+    match outcome {
+        Some(o) => {
+            let mut o = o.clone();
+            if let (AfterStaleLimit::AllowAll, FetchResult::Unreachable(why)) =
+                (policy.after_stale_limit, &o.result)
+            {
+                o.result =
+                    FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(why.clone()));
+            }
+            served.with_fetch_outcome(o)
+        }
+        None => served,
     }
 }
 

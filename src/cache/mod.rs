@@ -29,7 +29,7 @@
 //! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
 //! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
-//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff |
+//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a `Retry-After` running past the limit is still honoured: the switch is then made at the limit without a request |
 //!
 //! A "good copy" is any answer from the server: rules (2xx, 304) or
 //! unavailable (4xx). The cache schedules retries of unreachable origins
@@ -347,7 +347,9 @@ impl Inner {
         Ok(Arc::clone(&entry.value().served))
     }
 
-    /// Re-fetches the due entry `old`, whose refresh this task has claimed.
+    /// Re-fetches the due entry `old`, whose refresh this task has claimed
+    /// (or, at the stale limit before the server's `Retry-After`, moves it
+    /// on without a fetch: see [`Entry::at_stale_limit`]).
     async fn refresh(this: &Arc<Inner>, key: String, old: Arc<Entry>) -> Arc<Robots> {
         let inner = &**this;
         // Gives the refresh back if this future is dropped mid-fetch, so the
@@ -363,19 +365,26 @@ impl Inner {
         }
         let mut claim = Claim(Some(&old));
         let invalidations = inner.invalidations.load(Ordering::SeqCst);
-        let base = old.refresh_base();
-        let fetched = match inner.fetcher.refresh(base).await {
-            Ok(fetched) => fetched,
-            // Only for values not fetched, which the cache never holds; fall
-            // back to a plain fetch anyway.
-            Err(_) => match inner.fetcher.fetch(&key).await {
-                Ok(fetched) => fetched,
-                Err(_) => return Arc::clone(&old.served),
-            },
+        let new = match old.at_stale_limit(inner.clock.now()) {
+            // Past the stale limit, before the server's `Retry-After`: no
+            // request.
+            Some(entry) => Arc::new(entry),
+            None => {
+                let base = old.refresh_base();
+                let fetched = match inner.fetcher.refresh(base).await {
+                    Ok(fetched) => fetched,
+                    // Only for values not fetched, which the cache never
+                    // holds; fall back to a plain fetch anyway.
+                    Err(_) => match inner.fetcher.fetch(&key).await {
+                        Ok(fetched) => fetched,
+                        Err(_) => return Arc::clone(&old.served),
+                    },
+                };
+                inner.count_fetch(&fetched, true);
+                let now = inner.clock.now();
+                Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy))
+            }
         };
-        inner.count_fetch(&fetched, true);
-        let now = inner.clock.now();
-        let new = Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy));
         let put = Arc::clone(&new);
         inner
             .map
