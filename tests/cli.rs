@@ -908,6 +908,31 @@ async fn check_reads_a_large_file_as_a_fetch_would() {
     assert_eq!(rules as usize, body.lines().count() - 1);
 }
 
+/// An endless stream ends: `check` counts no more than 64 MiB of it,
+/// `show` refuses it there.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn an_endless_robots_txt_ends() {
+    let args = [
+        "check",
+        "-a",
+        "SomeBot",
+        "-r",
+        "/dev/zero",
+        "https://example.com/x",
+    ];
+    let run = keepout(&args, "").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.lines()[0].starts_with("/dev/zero: local file, more than 67108864 bytes, of which"),
+        "{}",
+        run.lines()[0]
+    );
+    keepout(&["show", "/dev/zero"], "")
+        .await
+        .assert_bad_input("\"/dev/zero\": larger than 67108864 bytes, the most `show` reads");
+}
+
 #[tokio::test]
 async fn show_flags_files_over_the_size_limit() {
     // 600 KB of rules: the line holding byte 512,001 is flagged.

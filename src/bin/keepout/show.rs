@@ -150,7 +150,7 @@ fn lints(l: &Loaded) -> Vec<Lint> {
 fn text(out: &mut impl Write, l: &Loaded) -> std::io::Result<()> {
     let robots = &l.robots;
     match (&l.file, robots.fetch_outcome()) {
-        (Some(file), _) => writeln!(out, "{}: local file, {} bytes", file.path, file.len)?,
+        (Some(file), _) => writeln!(out, "{}: local file, {}", file.path, file.size())?,
         (None, Some(o)) => {
             writeln!(out, "{}", fetch_summary(o))?;
             writeln!(

@@ -52,12 +52,13 @@ impl Source {
         let (name, read) = match self {
             Source::File(path) => {
                 let name = path.to_string_lossy().into_owned();
-                let read = std::fs::File::open(path).and_then(|file| read_local(file, extent));
+                let read = std::fs::File::open(path)
+                    .and_then(|file| read_local(file, extent, MAX_LOCAL_BYTES));
                 (name, read)
             }
             Source::Stdin => (
                 String::from(STDIN_NAME),
-                read_local(std::io::stdin().lock(), extent),
+                read_local(std::io::stdin().lock(), extent, MAX_LOCAL_BYTES),
             ),
             Source::Url(url) => {
                 return Ok(Loaded::fetched(
@@ -103,19 +104,36 @@ pub enum Extent {
     Fetched,
 }
 
-/// A local robots.txt: the bytes kept, and its whole length.
+/// The most bytes of a local robots.txt `show` reads, and `check` counts:
+/// 64 MiB, a hundred times the largest real robots.txt we know of, and
+/// more than a hundred times what crawlers read. Past it, `show` refuses
+/// the file and `check` says only that it is larger (an endless stream,
+/// such as `/dev/zero`, then ends).
+pub const MAX_LOCAL_BYTES: usize = 64 << 20;
+
+/// A local robots.txt: the bytes kept, and its length.
 struct Local {
     bytes: Vec<u8>,
+    /// Its length, or `max + 1` for a file longer than the `max` read.
     len: usize,
 }
 
 /// Reads `from` whole (`Extent::Whole`), or keeps its first
 /// [`MIN_BODY_LIMIT`] bytes and only counts the rest, so that a huge file
-/// or an endless stream is never held in memory (`Extent::Fetched`).
-fn read_local(mut from: impl Read, extent: Extent) -> std::io::Result<Local> {
+/// or an endless stream is never held in memory (`Extent::Fetched`). No
+/// more than `max` bytes are read: past them, a whole read fails, a
+/// count stops.
+fn read_local(from: impl Read, extent: Extent, max: usize) -> std::io::Result<Local> {
+    // One byte more than the most read tells a longer file.
+    let mut from = from.take(max as u64 + 1);
     let mut bytes = Vec::new();
     if extent == Extent::Whole {
         from.read_to_end(&mut bytes)?;
+        if bytes.len() > max {
+            return Err(std::io::Error::other(format!(
+                "larger than {max} bytes, the most `show` reads (crawlers read only its first {MIN_BODY_LIMIT} bytes; `check -r` reads it as they do)"
+            )));
+        }
         let len = bytes.len();
         return Ok(Local { bytes, len });
     }
@@ -170,7 +188,8 @@ pub struct LocalFile {
     /// The path as given, for display (octets that are not UTF-8 shown as
     /// U+FFFD).
     pub path: String,
-    /// Its size in bytes.
+    /// Its size in bytes; [`MAX_LOCAL_BYTES`] + 1 for a larger file (only
+    /// `check` reads one: see [`size`](Self::size)).
     pub len: usize,
     /// When the file is larger than a fetch reads (500 KiB, RFC 9309
     /// section 2.5): the line holding the first byte past that limit.
@@ -178,6 +197,18 @@ pub struct LocalFile {
     /// Whether only the complete lines within that limit were parsed, as
     /// a fetch would ([`Extent::Fetched`]).
     pub cut: bool,
+}
+
+impl LocalFile {
+    /// Its size, for text output: `1234 bytes`, or `more than 67108864
+    /// bytes` for a file larger than [`MAX_LOCAL_BYTES`].
+    pub fn size(&self) -> String {
+        if self.len > MAX_LOCAL_BYTES {
+            format!("more than {MAX_LOCAL_BYTES} bytes")
+        } else {
+            format!("{} bytes", self.len)
+        }
+    }
 }
 
 /// The line holding the first byte past [`MIN_BODY_LIMIT`], if the file
@@ -217,12 +248,38 @@ mod tests {
     #[test]
     fn a_fetched_extent_keeps_the_head_and_counts_the_rest() {
         let body = "Disallow: /x\n".repeat(MIN_BODY_LIMIT / 10);
-        let local = read_local(body.as_bytes(), Extent::Fetched).unwrap();
+        let local = read_local(body.as_bytes(), Extent::Fetched, MAX_LOCAL_BYTES).unwrap();
         assert_eq!((local.bytes.len(), local.len), (MIN_BODY_LIMIT, body.len()));
         let kept = complete_lines(&local.bytes);
         assert!(kept.ends_with(b"\n") && kept.len() > MIN_BODY_LIMIT - 14);
-        let local = read_local(body.as_bytes(), Extent::Whole).unwrap();
+        let local = read_local(body.as_bytes(), Extent::Whole, MAX_LOCAL_BYTES).unwrap();
         assert_eq!(local.bytes, body.as_bytes());
+        // Past the most read: a count stops one byte over, a whole read
+        // fails, each having read no more than that.
+        let max = body.len() - 1;
+        let local = read_local(body.as_bytes(), Extent::Fetched, max).unwrap();
+        assert_eq!((local.bytes.len(), local.len), (MIN_BODY_LIMIT, max + 1));
+        let file = LocalFile {
+            path: String::new(),
+            len: MAX_LOCAL_BYTES + 1,
+            cap_line: None,
+            cut: true,
+        };
+        assert_eq!(file.size(), "more than 67108864 bytes");
+        let error = read_local(body.as_bytes(), Extent::Whole, max)
+            .err()
+            .unwrap();
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("larger than {max} bytes"))
+        );
+        assert_eq!(
+            read_local(body.as_bytes(), Extent::Whole, body.len())
+                .unwrap()
+                .len,
+            body.len()
+        );
         assert_eq!(complete_lines(b"a\rb"), b"a\r");
         assert_eq!(complete_lines(b"no end"), b"");
     }
