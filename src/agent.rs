@@ -30,6 +30,9 @@ pub(crate) fn token_key(token: &[u8]) -> u64 {
 }
 
 /// How a crawler's groups were chosen.
+///
+/// Exhaustive by design: RFC 9309 section 2.2.1 picks the groups naming
+/// the crawler, else the `*` groups, else none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentMatch {
     /// Groups naming the crawler's product token apply (merged when several do).

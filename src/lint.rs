@@ -10,7 +10,8 @@ use crate::model::{ANCHORED, Rule, WILDCARD};
 use crate::parse::Directive;
 use crate::view::RuleView;
 
-/// Something questionable on one line of a robots.txt.
+/// Something questionable on one line of a robots.txt. Fields may be
+/// added (`#[non_exhaustive]`).
 ///
 /// ```
 /// use keepout::{Robots, WarningKind};
@@ -20,6 +21,7 @@ use crate::view::RuleView;
 /// assert!(matches!(kinds[1], (3, WarningKind::Misspelled { .. })));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Warning {
     /// Line number (1-based).
     pub line: u32,

@@ -9,7 +9,8 @@ use std::time::Duration;
 /// Written as `n/N` with an optional unit (`s`, `m`, `h`, `d`; seconds when
 /// absent), e.g. `Request-rate: 1/5s` or `Request-rate: 100/1h`. An optional
 /// time window after it (`0600-0845`, UTC) is kept in
-/// [`window`](RequestRate::window).
+/// [`window`](RequestRate::window). Values come from the parser; fields
+/// may be added (`#[non_exhaustive]`).
 ///
 /// ```
 /// let robots = keepout::Robots::parse("User-agent: *\nRequest-rate: 3/1m\n");
@@ -18,6 +19,7 @@ use std::time::Duration;
 /// assert_eq!(rate.delay().as_secs(), 20);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RequestRate {
     /// Requests allowed per period (at least 1).
     pub requests: u32,
@@ -88,8 +90,10 @@ impl fmt::Display for RequestRate {
 }
 
 /// A record whose key keepout does not interpret (`Noindex`, `Clean-param`,
-/// `Content-Signal`, ...), kept for tooling.
+/// `Content-Signal`, ...), kept for tooling. Fields may be added
+/// (`#[non_exhaustive]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Record {
     /// Line number (1-based).
     pub line: u32,

@@ -15,6 +15,9 @@ use crate::record::{Record, RequestRate};
 use crate::view::GroupView;
 
 /// Which rules govern a [`Robots`] value.
+///
+/// Exhaustive by design: RFC 9309 section 2.3.1 gives a fetch exactly
+/// these three outcomes, so a `match` need not have a catch-all arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     /// The parsed rules decide.
