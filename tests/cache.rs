@@ -79,6 +79,14 @@ fn cache() -> (RobotsCache, ManualClock) {
     (builder.build().unwrap(), clock)
 }
 
+/// A cache that gives an unreachable origin up after `limit`, then serves
+/// per `after`.
+fn cache_limited(limit: Duration, after: AfterStaleLimit) -> (RobotsCache, ManualClock) {
+    let (builder, clock) = setup();
+    let cache = builder.stale_limit(limit).after_stale_limit(after).build();
+    (cache.unwrap(), clock)
+}
+
 fn result(robots: &Robots) -> &FetchResult {
     robots.fetch_outcome().expect("fetched").result()
 }
@@ -481,8 +489,7 @@ async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
 
     // A last good copy: served until the limit, 12 hours after the failure.
     let server = serve(rules_200()).await;
-    let (builder, clock) = setup();
-    let cache = builder.stale_limit(12 * 60 * MINUTE).build().unwrap();
+    let (cache, clock) = cache_limited(12 * 60 * MINUTE, AfterStaleLimit::AllowAll);
     cache.get(server.uri()).await.unwrap();
     remount(&server, hold()).await;
     clock.advance(DAY);
@@ -522,8 +529,7 @@ async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
     // An origin never reached: disallow all until the limit, then the
     // policy's choice, still without a request.
     let server = serve(hold()).await;
-    let (builder, clock) = setup();
-    let cache = builder.stale_limit(12 * 60 * MINUTE).build().unwrap();
+    let (cache, clock) = cache_limited(12 * 60 * MINUTE, AfterStaleLimit::AllowAll);
     assert_eq!(
         cache.get(server.uri()).await.unwrap().access(),
         Access::DisallowAll
@@ -531,12 +537,7 @@ async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
     clock.advance(12 * 60 * MINUTE);
     let robots = cache.get(server.uri()).await.unwrap();
     assert_eq!(result(&robots), &after_limit);
-    let (builder, clock) = setup();
-    let cache = builder
-        .stale_limit(12 * 60 * MINUTE)
-        .after_stale_limit(AfterStaleLimit::DisallowAll)
-        .build()
-        .unwrap();
+    let (cache, clock) = cache_limited(12 * 60 * MINUTE, AfterStaleLimit::DisallowAll);
     assert_eq!(
         cache.get(server.uri()).await.unwrap().access(),
         Access::DisallowAll
@@ -636,12 +637,7 @@ async fn an_origin_idle_past_the_stale_limit_is_not_given_up_on_one_failure() {
 #[tokio::test]
 async fn after_the_stale_limit_disallowing_is_an_option() {
     let server = serve(ResponseTemplate::new(503)).await;
-    let (builder, clock) = setup();
-    let cache = builder
-        .stale_limit(7 * DAY)
-        .after_stale_limit(AfterStaleLimit::DisallowAll)
-        .build()
-        .unwrap();
+    let (cache, clock) = cache_limited(7 * DAY, AfterStaleLimit::DisallowAll);
     assert_eq!(
         cache.get(server.uri()).await.unwrap().access(),
         Access::DisallowAll
@@ -653,8 +649,7 @@ async fn after_the_stale_limit_disallowing_is_an_option() {
     );
 
     // With the default policy, an origin never reached is allowed after the limit.
-    let (builder, clock) = setup();
-    let cache = builder.stale_limit(7 * DAY).build().unwrap();
+    let (cache, clock) = cache_limited(7 * DAY, AfterStaleLimit::AllowAll);
     assert_eq!(
         cache.get(server.uri()).await.unwrap().access(),
         Access::DisallowAll
