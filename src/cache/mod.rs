@@ -66,6 +66,8 @@
 mod clock;
 mod entry;
 mod stats;
+#[cfg(test)]
+mod timing_tests;
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,0 +1,225 @@
+//! The cache's timing rules, checked against a model on random histories of
+//! server answers and lookups: an origin is asked again exactly when its
+//! last answer allows (never sooner than its freshness, the backoff or the
+//! server's `Retry-After`; at the first lookup after), and what is served
+//! at each moment is what RFC 9309 sections 2.4 and 2.3.1.4 say.
+//!
+//! This drives [`Entry`] as `RobotsCache::get` and `refresh` do (the tests
+//! under `tests/cache.rs` cover the glue, against a real server).
+
+use std::time::{Duration, SystemTime};
+
+use http::StatusCode;
+use proptest::prelude::*;
+
+use super::entry::{AfterStaleLimit, Entry, Policy, State};
+use crate::fetch::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
+use crate::{Access, Robots};
+
+/// What the server answers to the next request.
+#[derive(Debug, Clone, Copy)]
+enum Answer {
+    /// 200 with rules, fresh for this many seconds.
+    Rules(u64),
+    /// 404: allow all, fresh for a day.
+    Gone,
+    /// 503, with a `Retry-After` of this many seconds if any (the fetcher
+    /// caps it at 24 hours).
+    Down(Option<u64>),
+}
+
+const START: Duration = Duration::from_secs(1_700_000_000);
+
+fn answer() -> impl Strategy<Value = Answer> {
+    prop_oneof![
+        (0..3u64).prop_map(|i| Answer::Rules([0, 600, 86_400][i as usize])),
+        Just(Answer::Gone),
+        prop_oneof![
+            Just(None),
+            (0..4u64).prop_map(|i| Some([30, 600, 7_200, 86_400][i as usize])),
+        ]
+        .prop_map(Answer::Down),
+    ]
+}
+
+/// Time between lookups.
+fn pause() -> impl Strategy<Value = Duration> {
+    (0..9usize).prop_map(|i| {
+        Duration::from_secs(
+            [
+                1,
+                59,
+                60,
+                600,
+                3_600,
+                43_200,
+                86_400,
+                7 * 86_400,
+                29 * 86_400,
+            ][i],
+        )
+    })
+}
+
+/// The value a fetch at `now` gives for `answer`, as the fetcher builds it.
+fn fetched(answer: Answer, now: SystemTime) -> Robots {
+    let url = url::Url::parse("https://example.com/robots.txt").expect("a URL");
+    let (robots, status, result, life, retry_after) = match answer {
+        Answer::Rules(life) => (
+            Robots::parse("User-agent: *\nDisallow: /p\n"),
+            StatusCode::OK,
+            FetchResult::Fetched,
+            life,
+            None,
+        ),
+        Answer::Gone => (
+            Robots::allow_all(),
+            StatusCode::NOT_FOUND,
+            FetchResult::Unavailable(UnavailableReason::Status(StatusCode::NOT_FOUND)),
+            86_400,
+            None,
+        ),
+        Answer::Down(asked) => (
+            Robots::disallow_all(),
+            StatusCode::SERVICE_UNAVAILABLE,
+            FetchResult::Unreachable(UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE)),
+            3_600,
+            asked.map(Duration::from_secs),
+        ),
+    };
+    robots.with_fetch_outcome(FetchOutcome {
+        robots_url: url.clone(),
+        final_url: url,
+        redirects: 0,
+        status: Some(status),
+        result,
+        fetched_at: now,
+        expires_at: now + Duration::from_secs(life),
+        retry_after,
+        etag: None,
+        last_modified: None,
+        body_bytes: 0,
+        truncated_at_cap: false,
+    })
+}
+
+/// What the model knows of the origin: its last answer and when it may be
+/// asked again.
+struct Model {
+    /// The earliest time of the next request.
+    next_request: SystemTime,
+    /// The access of the last good answer (2xx, 4xx), if any.
+    good: Option<Access>,
+    /// The first of the failed fetches in a row, and how many.
+    failing: Option<(SystemTime, u32)>,
+}
+
+impl Model {
+    fn answered(&mut self, answer: Answer, now: SystemTime, policy: &Policy) {
+        match answer {
+            Answer::Rules(life) => {
+                self.good = Some(Access::Rules);
+                self.failing = None;
+                self.next_request = now + Duration::from_secs(life).max(policy.min_ttl);
+            }
+            Answer::Gone => {
+                self.good = Some(Access::AllowAll);
+                self.failing = None;
+                self.next_request = now + Duration::from_secs(86_400).max(policy.min_ttl);
+            }
+            Answer::Down(asked) => {
+                let (since, failures) = self.failing.map_or((now, 1), |(s, n)| (s, n + 1));
+                self.failing = Some((since, failures));
+                let asked = Duration::from_secs(asked.unwrap_or(0));
+                self.next_request = now + policy.backoff(failures).max(asked);
+            }
+        }
+    }
+
+    /// Checks what `entry` serves at `now`.
+    fn check_served(&self, entry: &Entry, now: SystemTime, policy: &Policy) {
+        let served = &entry.served;
+        let result = served.fetch_outcome().map(|o| o.result().clone());
+        match self.failing {
+            None => {
+                assert!(matches!(entry.state, State::Fresh));
+                assert_eq!(Some(served.access()), self.good);
+            }
+            Some((since, _)) if now < since + policy.stale_limit => match self.good {
+                // Section 2.4: the last good copy, saying so.
+                Some(good) => {
+                    assert!(matches!(entry.state, State::Stale { .. }));
+                    assert_eq!(served.access(), good);
+                    assert!(matches!(result, Some(FetchResult::StaleCopy(_))));
+                }
+                // Section 2.3.1.4: disallow all.
+                None => {
+                    assert!(matches!(entry.state, State::NoCopy { .. }));
+                    assert_eq!(served.access(), Access::DisallowAll);
+                }
+            },
+            // Past the stale limit: the policy's choice, never the copy.
+            Some(_) => {
+                assert!(matches!(entry.state, State::GaveUp { .. }));
+                let want = match policy.after_stale_limit {
+                    AfterStaleLimit::AllowAll => Access::AllowAll,
+                    AfterStaleLimit::DisallowAll => Access::DisallowAll,
+                };
+                assert_eq!(served.access(), want);
+                assert!(!matches!(result, Some(FetchResult::StaleCopy(_))));
+            }
+        }
+        // Never due at once: a lookup does not fetch twice in a row.
+        assert!(entry.next_check > now);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn requests_come_exactly_when_due_and_serve_what_the_rfc_says(
+        history in prop::collection::vec((pause(), answer()), 1..40),
+        limit in (0..3usize).prop_map(|i| [3_600u64, 43_200, 30 * 86_400][i]),
+        disallow_after in any::<bool>(),
+    ) {
+        let policy = Policy {
+            retry_delay: Duration::from_secs(60),
+            max_backoff: Duration::from_secs(3_600),
+            stale_limit: Duration::from_secs(limit),
+            after_stale_limit: if disallow_after {
+                AfterStaleLimit::DisallowAll
+            } else {
+                AfterStaleLimit::AllowAll
+            },
+            min_ttl: Duration::from_secs(60),
+        };
+        let mut now = SystemTime::UNIX_EPOCH + START;
+        let mut model = Model { next_request: now, good: None, failing: None };
+        let mut entry: Option<Entry> = None;
+        let mut answers = history.iter().map(|&(_, a)| a);
+        for (pause, _) in &history {
+            now += *pause;
+            // A lookup, as `get` and `refresh` make it.
+            let mut request = |previous: Option<&Entry>| {
+                let answer = answers.next().expect("an answer per lookup at most");
+                prop_assert!(now >= model.next_request, "asked too soon");
+                model.answered(answer, now, &policy);
+                Ok(Entry::after_fetch(previous, fetched(answer, now), now, &policy))
+            };
+            let (next, asked) = match entry.take() {
+                None => (request(None)?, true),
+                Some(e) if e.is_fresh_at(now) => (e, false),
+                Some(e) => match e.at_stale_limit(now) {
+                    Some(next) => (next, false),
+                    None => (request(Some(&e))?, true),
+                },
+            };
+            if !asked {
+                prop_assert!(now < model.next_request, "due, but not asked");
+            }
+            model.check_served(&next, now, &policy);
+            entry = Some(next);
+        }
+    }
+}
