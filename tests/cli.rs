@@ -50,6 +50,8 @@ async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: &str) -> Run {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // A test giving up on a run (a timeout) ends it.
+        .kill_on_drop(true)
         .spawn()
         .expect("the keepout binary runs");
     let mut input = child.stdin.take().unwrap();
@@ -913,7 +915,14 @@ async fn check_reads_a_large_file_as_a_fetch_would() {
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn an_endless_robots_txt_ends() {
-    let args = [
+    // Were the cap gone, the run would not end: a failure, not a hang.
+    let run = |args: &'static [&'static str]| async move {
+        let within = std::time::Duration::from_secs(60);
+        tokio::time::timeout(within, keepout(args, ""))
+            .await
+            .expect("the run ends")
+    };
+    let args = &[
         "check",
         "-a",
         "SomeBot",
@@ -921,16 +930,16 @@ async fn an_endless_robots_txt_ends() {
         "/dev/zero",
         "https://example.com/x",
     ];
-    let run = keepout(&args, "").await;
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let checked = run(args).await;
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
     assert!(
-        run.lines()[0].starts_with("/dev/zero: local file, more than 67108864 bytes, of which"),
+        checked.lines()[0].starts_with("/dev/zero: local file, more than 67108864 bytes, of which"),
         "{}",
-        run.lines()[0]
+        checked.lines()[0]
     );
-    keepout(&["show", "/dev/zero"], "")
+    run(&["show", "/dev/zero"])
         .await
-        .assert_bad_input("\"/dev/zero\": larger than 67108864 bytes, the most `show` reads");
+        .assert_bad_input("\"/dev/zero\": over 67108864 bytes, the most `show` reads");
 }
 
 #[tokio::test]

@@ -41,7 +41,7 @@ pub struct Args {
     /// local file (`-` for stdin), or an http(s) URL whose origin's
     /// /robots.txt is fetched (its path does not matter). Of a file over
     /// 500 KiB, the complete lines within 500 KiB are read, as a fetch
-    /// reads them.
+    /// reads them (and no more than 64 MiB of it is read at all).
     #[arg(short, long, value_name = "FILE|URL")]
     robots: Option<std::ffi::OsString>,
 

@@ -20,7 +20,7 @@ use crate::{Failure, FetchArgs};
 pub const AFTER_HELP: &str = "\
 A URL (http:// or https://) fetches the robots.txt of its origin, whatever its
 path; `-` reads stdin; anything else is read as a local file (whole: lines past
-500 KiB are shown, and flagged).
+500 KiB are shown, and flagged; a file over 64 MiB is refused).
 
 Warnings cover misspelled keys that were accepted, unknown keys, rules outside
 groups, patterns starting with neither '/' nor '*', rules shadowed by another

@@ -131,7 +131,7 @@ fn read_local(from: impl Read, extent: Extent, max: usize) -> std::io::Result<Lo
         from.read_to_end(&mut bytes)?;
         if bytes.len() > max {
             return Err(std::io::Error::other(format!(
-                "larger than {max} bytes, the most `show` reads (crawlers read only its first {MIN_BODY_LIMIT} bytes; `check -r` reads it as they do)"
+                "over {max} bytes, the most `show` reads (crawlers need parse only its first {MIN_BODY_LIMIT} bytes, RFC 9309 section 2.5; `check -r` reads it as they do)"
             )));
         }
         let len = bytes.len();
@@ -269,11 +269,7 @@ mod tests {
         let error = read_local(body.as_bytes(), Extent::Whole, max)
             .err()
             .unwrap();
-        assert!(
-            error
-                .to_string()
-                .starts_with(&format!("larger than {max} bytes"))
-        );
+        assert!(error.to_string().starts_with(&format!("over {max} bytes")));
         assert_eq!(
             read_local(body.as_bytes(), Extent::Whole, body.len())
                 .unwrap()
