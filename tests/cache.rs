@@ -2,10 +2,11 @@
 //! clock instead of real sleeps (RFC 9309 sections 2.4 and 2.3.1.4).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use http::StatusCode;
-use keepout::cache::{AfterStaleLimit, ManualClock};
+use keepout::cache::{AfterStaleLimit, Clock, ManualClock};
 use keepout::fetch::{FetchResult, Fetcher, UnavailableReason, UnreachableReason};
 use keepout::{Access, CacheStats, Error, Robots, RobotsCache, RobotsCacheBuilder};
 use tokio::task::JoinSet;
@@ -507,6 +508,13 @@ async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
         1,
         "the limit reached without a request"
     );
+    // Counted as a hit, neither a fetch nor a stale copy served.
+    let stats = cache.stats();
+    assert_eq!(
+        (stats.hits, stats.fetches, stats.refreshes, stats.errors),
+        (3, 2, 1, 1)
+    );
+    assert_eq!(stats.stale_served, 2);
     clock.advance(12 * 60 * MINUTE - Duration::from_secs(1));
     assert_eq!(
         cache.get(server.uri()).await.unwrap().access(),
@@ -550,6 +558,74 @@ async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
     clock.advance(12 * 60 * MINUTE);
     cache.get(server.uri()).await.unwrap();
     assert_eq!(requests(&server).await, 3);
+}
+
+/// Past the stale limit, a lookup served while another task's refresh is
+/// under way gets what the limit gives, not the last copy.
+#[tokio::test]
+async fn past_the_stale_limit_no_lookup_gets_the_copy_during_a_refresh() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache_limited(DAY, AfterStaleLimit::AllowAll);
+    cache.get(server.uri()).await.unwrap();
+    remount(&server, ResponseTemplate::new(503)).await;
+    clock.advance(DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    // Ten days on, the refresh is slow to fail.
+    remount(
+        &server,
+        ResponseTemplate::new(503).set_delay(Duration::from_millis(200)),
+    )
+    .await;
+    clock.advance(10 * DAY);
+    let refresh = get_under_way(&cache, &server).await;
+    let meanwhile = cache.get(server.uri()).await.unwrap();
+    assert_eq!(meanwhile.access(), Access::AllowAll);
+    assert!(matches!(result(&meanwhile), FetchResult::Unavailable(_)));
+    assert_eq!(refresh.await.unwrap().unwrap().access(), Access::AllowAll);
+    assert_eq!(cache.stats().stale_served, 1, "the copy, at day 1 only");
+}
+
+/// A clock that steps back one second after its next `reads` readings, as
+/// a wall clock set back (NTP) may between two readings.
+#[derive(Debug, Clone)]
+struct SteppingBack {
+    clock: ManualClock,
+    reads: Arc<AtomicI64>,
+}
+
+impl Clock for SteppingBack {
+    fn now(&self) -> SystemTime {
+        let now = self.clock.now();
+        match self.reads.fetch_sub(1, Ordering::SeqCst) > 0 {
+            true => now,
+            false => now - Duration::from_secs(1),
+        }
+    }
+}
+
+/// The lookup that finds an entry due at the stale limit decides on that
+/// reading of the clock: a clock stepping back before the refresh reads it
+/// again does not make it ask before the server's `Retry-After`.
+#[tokio::test]
+async fn a_clock_stepping_back_does_not_undo_a_retry_after() {
+    let server = serve(ResponseTemplate::new(503).insert_header("Retry-After", "86400")).await;
+    let (builder, clock) = setup();
+    let reads = Arc::new(AtomicI64::new(i64::MAX));
+    let stepping = SteppingBack {
+        clock: clock.clone(),
+        reads: Arc::clone(&reads),
+    };
+    let cache = builder
+        .clock(stepping)
+        .stale_limit(12 * 60 * MINUTE)
+        .build()
+        .unwrap();
+    cache.get(server.uri()).await.unwrap();
+    clock.advance(12 * 60 * MINUTE);
+    reads.store(1, Ordering::SeqCst);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::AllowAll);
+    assert_eq!(requests(&server).await, 1);
 }
 
 #[tokio::test]

@@ -1,19 +1,29 @@
 //! One origin's cached state, and how each fetch result moves it.
 //!
 //! ```text
-//!                2xx / 304 / 4xx                       unreachable
-//!   (none) ───────────────────────► Fresh ◄──────┐   (5xx, 429, network)
-//!     │                              │  ▲        │
-//!     │ unreachable                  │  │ 2xx/304/4xx
-//!     ▼                              ▼  │        │
-//!   NoCopy ──── 2xx / 4xx ────►    Stale ────────┘
-//!     │   (disallow all)         (last good copy)
-//!     │                              │
-//!     └── unreachable past the stale limit ──► GaveUp (policy: allow or disallow all)
+//!            2xx / 304 / 4xx
+//!   (none) ──────────────────► Fresh ◄──── 2xx / 304 / 4xx, from any state
+//!     │                          │
+//!     │ unreachable              │ unreachable (5xx, 429, network)
+//!     ▼                          ▼
+//!   NoCopy                     Stale
+//!   (disallow all)             (the last good copy)
+//!     │                          │
+//!     └────────────┬─────────────┘
+//!                  │ unreachable at or past the stale limit; or the limit
+//!                  │ reached while the server's Retry-After runs (no fetch)
+//!                  ▼
+//!               GaveUp (per AfterStaleLimit: allow or disallow all)
 //! ```
 //!
 //! Every state has a `next_check` time: a `get` at or after it fetches again
-//! (one task does; the others keep being served the current value).
+//! (one task does; the others keep being served the current value), with
+//! one exception. A Stale or NoCopy entry is due at the stale limit too,
+//! and when the server's `Retry-After` runs past the limit, the entry moves
+//! to GaveUp there without a request ([`Entry::at_stale_limit`]); the
+//! request waits for the time asked. Past the limit, a lookup served while
+//! another task refreshes gets the GaveUp value, never the last copy
+//! ([`Entry::served_at`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +38,10 @@ use crate::fetch::{FetchResult, UnavailableReason};
 pub enum AfterStaleLimit {
     /// Treat robots.txt as unavailable: allow all, as RFC 9309 section
     /// 2.3.1.4 permits after 30 days of unreachability. The default.
+    ///
+    /// The server may still be asking for a pause: the outcome keeps the
+    /// last failed fetch's [`retry_after`](crate::FetchOutcome::retry_after),
+    /// which a polite crawler honours for the whole site before crawling it.
     #[default]
     AllowAll,
     /// Keep disallowing everything until the server answers again.
@@ -104,25 +118,30 @@ pub(crate) struct Entry {
     pub(crate) weight: usize,
     /// Set while one task re-fetches this entry (single-flight refresh).
     refreshing: AtomicBool,
-    /// For an unreachable origin whose server asked (`Retry-After`) not to
-    /// be contacted again before a time past the stale limit: what the
-    /// entry becomes at the limit, without a request ([`AtLimit`]).
+    /// For an unreachable origin (Stale, NoCopy): what it turns into at
+    /// the stale limit ([`AtLimit`]).
     at_limit: Option<AtLimit>,
 }
 
-/// What an unreachable origin's entry turns into at the stale limit when
-/// the server's `Retry-After` runs past it. At the limit the entry must
-/// change (the last good copy may not be served longer, RFC 9309 section
-/// 2.3.1.4), but a fetch then would come before the time the server asked
-/// for (RFC 9110 section 10.2.3). So the change is made locally, to what
-/// a fetch failing as the last one did would have given, and the next
-/// request waits for the time asked.
+/// What an unreachable origin's entry turns into at the stale limit.
+///
+/// At the limit the entry must change: the cache serves the last good copy
+/// (or disallows all) no longer than the limit. (RFC 9309 section 2.3.1.4
+/// lets a crawler take robots.txt as unavailable then, or go on with the
+/// copy; the cache's choice is [`AfterStaleLimit`].) But when the server's
+/// `Retry-After` runs past the limit, a fetch there would come before the
+/// time the server asked for (RFC 9110 section 10.2.3). So the change is
+/// made locally, to what a fetch failing as the last one did would give,
+/// and the next request waits for the time asked. The same value is what
+/// lookups get past the limit while another task's refresh is under way.
 #[derive(Debug)]
 struct AtLimit {
     /// What to serve past the limit (per [`AfterStaleLimit`]), with the
     /// last failed fetch's outcome.
     served: Arc<Robots>,
-    /// When the server may be asked again.
+    /// The stale limit.
+    limit: SystemTime,
+    /// When the server may be asked again (backoff and `Retry-After`).
     retry_at: SystemTime,
 }
 
@@ -194,10 +213,11 @@ impl Entry {
         // Retry with backoff, but also exactly at the stale limit so the
         // last copy is not served past it.
         let next_check = retry_at.min(limit);
-        let at_limit = (retry_at > limit).then(|| AtLimit {
+        let at_limit = AtLimit {
             served: Arc::new(given_up(outcome, policy)),
+            limit,
             retry_at,
-        });
+        };
         let mut entry = match good {
             // RFC 9309 section 2.4: a cached copy may be used beyond its
             // expiry while robots.txt is unreachable. Its outcome says so
@@ -215,23 +235,25 @@ impl Entry {
                 next_check,
             ),
         };
-        if let Some(at) = at_limit {
-            entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
-            entry.at_limit = Some(at);
-        }
+        entry.weight = entry.weight.saturating_add(at_limit.served.heap_bytes());
+        entry.at_limit = Some(at_limit);
         entry
     }
 
-    /// The entry this one becomes at `now` without a fetch, if any: at the
-    /// stale limit, when the server asked to be left alone until later
-    /// ([`AtLimit`]). `None` when a fetch is due (or the entry is fresh).
+    /// The entry this one, found due at `now`, becomes without a fetch, if
+    /// any: at the stale limit, when the server asked to be left alone
+    /// until later ([`AtLimit`]). `None` when a fetch is due.
+    ///
+    /// `now` must be the time the entry was found due at (not a later
+    /// reading of a clock that may step back): being due before the time
+    /// the server asked for, it is due for the limit.
     pub(crate) fn at_stale_limit(&self, now: SystemTime) -> Option<Entry> {
         let at = self.at_limit.as_ref()?;
         let (State::Stale { since, failures } | State::NoCopy { since, failures }) = self.state
         else {
             return None;
         };
-        (now >= self.next_check && now < at.retry_at).then(|| {
+        (now < at.retry_at).then(|| {
             Entry::new(
                 Arc::clone(&at.served),
                 State::GaveUp { since, failures },
@@ -240,15 +262,27 @@ impl Entry {
         })
     }
 
+    /// What a lookup at `now` is served without waiting for a fetch: the
+    /// current value, or past the stale limit, what the entry turns into
+    /// there (a due entry is served so while another task refreshes it).
+    pub(crate) fn served_at(&self, now: SystemTime) -> &Arc<Robots> {
+        match &self.at_limit {
+            Some(at) if now >= at.limit => &at.served,
+            _ => &self.served,
+        }
+    }
+
     /// Whether `get` should serve this entry without a fetch at `now`.
     #[inline]
     pub(crate) fn is_fresh_at(&self, now: SystemTime) -> bool {
         now < self.next_check
     }
 
-    /// Whether the served value is a last good copy kept through an outage.
-    pub(crate) fn is_stale_copy(&self) -> bool {
+    /// Whether the value served at `now` ([`served_at`](Self::served_at))
+    /// is a last good copy kept through an outage.
+    pub(crate) fn is_stale_copy_at(&self, now: SystemTime) -> bool {
         matches!(self.state, State::Stale { .. })
+            && self.at_limit.as_ref().is_none_or(|at| now < at.limit)
     }
 
     /// The value to re-fetch from: its validators make the request

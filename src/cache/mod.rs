@@ -18,7 +18,7 @@
 //! |---|---|---|
 //! | nothing | the fetched value, once the fetch ends | one fetch per origin, shared by concurrent `get`s (single-flight), in a task of its own that a caller giving up does not cancel |
 //! | fresh | the cached value | none |
-//! | due (expired, or a retry time reached) | one task re-fetches and gets the result; the others are served the current value meanwhile | one conditional request (`If-None-Match` / `If-Modified-Since` when the copy has validators) |
+//! | due (expired, a retry time or the stale limit reached) | one task re-fetches and gets the result; the others are served the current value meanwhile (past the stale limit, what the limit gives, never the last copy) | one conditional request (`If-None-Match` / `If-Modified-Since` when the copy has validators); none at the stale limit while the server's `Retry-After` runs |
 //!
 //! What a fetch leads to:
 //!
@@ -30,6 +30,11 @@
 //! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
 //! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a `Retry-After` running past the limit is still honoured: the switch is then made at the limit without a request |
+//!
+//! The capacity bound evicts the least recently used origins, and with an
+//! origin go its backoff and any `Retry-After`: its next lookup is a miss
+//! and fetches at once. Size the cache so that the origins a crawl is
+//! working through fit.
 //!
 //! A "good copy" is any answer from the server: rules (2xx, 304) or
 //! unavailable (4xx). The cache schedules retries of unreachable origins
@@ -72,7 +77,7 @@ mod timing_tests;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use moka::future::Cache;
 use moka::notification::RemovalCause;
@@ -200,16 +205,18 @@ impl RobotsCache {
         let inner = &*self.inner;
         if let Some(entry) = inner.map.get(&*key).await {
             Counters::bump(&inner.counters.hits);
-            if entry.is_fresh_at(inner.clock.now()) || !entry.try_begin_refresh() {
+            let now = inner.clock.now();
+            if entry.is_fresh_at(now) || !entry.try_begin_refresh() {
                 // Fresh, or another task is refreshing it: serve what is
-                // cached meanwhile.
-                if entry.is_stale_copy() {
+                // cached meanwhile (past the stale limit, not the last copy).
+                if entry.is_stale_copy_at(now) {
                     Counters::bump(&inner.counters.stale_served);
                 }
-                return Ok(Arc::clone(&entry.served));
+                return Ok(Arc::clone(entry.served_at(now)));
             }
             let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
-            return detached(async move { Ok(Inner::refresh(&inner, key, entry).await) }).await;
+            return detached(async move { Ok(Inner::refresh(&inner, key, entry, now).await) })
+                .await;
         }
         Counters::bump(&inner.counters.misses);
         let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
@@ -349,10 +356,16 @@ impl Inner {
         Ok(Arc::clone(&entry.value().served))
     }
 
-    /// Re-fetches the due entry `old`, whose refresh this task has claimed
-    /// (or, at the stale limit before the server's `Retry-After`, moves it
-    /// on without a fetch: see [`Entry::at_stale_limit`]).
-    async fn refresh(this: &Arc<Inner>, key: String, old: Arc<Entry>) -> Arc<Robots> {
+    /// Re-fetches the entry `old`, found due at `due`, whose refresh this
+    /// task has claimed (or, at the stale limit before the server's
+    /// `Retry-After`, moves it on without a fetch: see
+    /// [`Entry::at_stale_limit`]).
+    async fn refresh(
+        this: &Arc<Inner>,
+        key: String,
+        old: Arc<Entry>,
+        due: SystemTime,
+    ) -> Arc<Robots> {
         let inner = &**this;
         // Gives the refresh back if this future is dropped mid-fetch, so the
         // next `get` can try; after a completed refresh the old entry stays
@@ -367,7 +380,7 @@ impl Inner {
         }
         let mut claim = Claim(Some(&old));
         let invalidations = inner.invalidations.load(Ordering::SeqCst);
-        let new = match old.at_stale_limit(inner.clock.now()) {
+        let new = match old.at_stale_limit(due) {
             // Past the stale limit, before the server's `Retry-After`: no
             // request.
             Some(entry) => Arc::new(entry),
@@ -379,7 +392,7 @@ impl Inner {
                     // holds; fall back to a plain fetch anyway.
                     Err(_) => match inner.fetcher.fetch(&key).await {
                         Ok(fetched) => fetched,
-                        Err(_) => return Arc::clone(&old.served),
+                        Err(_) => return Arc::clone(old.served_at(due)),
                     },
                 };
                 inner.count_fetch(&fetched, true);
@@ -407,7 +420,7 @@ impl Inner {
             })
             .await;
         claim.0 = None;
-        if new.is_stale_copy() {
+        if new.is_stale_copy_at(due) {
             Counters::bump(&inner.counters.stale_served);
         }
         Arc::clone(&new.served)

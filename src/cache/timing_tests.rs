@@ -19,13 +19,15 @@ use crate::{Access, Robots};
 /// What the server answers to the next request.
 #[derive(Debug, Clone, Copy)]
 enum Answer {
-    /// 200 with rules, fresh for this many seconds.
+    /// 200 with rules, fresh for this many seconds. Each 200 has a body of
+    /// its own (told apart by its sitemap), so that the copy served can be
+    /// checked.
     Rules(u64),
     /// 404: allow all, fresh for a day.
     Gone,
     /// 503, with a `Retry-After` of this many seconds if any (the fetcher
-    /// caps it at 24 hours).
-    Down(Option<u64>),
+    /// caps it at 24 hours); or, when `false`, a timeout (no response).
+    Down(Option<u64>, bool),
 }
 
 const START: Duration = Duration::from_secs(1_700_000_000);
@@ -34,11 +36,14 @@ fn answer() -> impl Strategy<Value = Answer> {
     prop_oneof![
         (0..3u64).prop_map(|i| Answer::Rules([0, 600, 86_400][i as usize])),
         Just(Answer::Gone),
-        prop_oneof![
-            Just(None),
-            (0..4u64).prop_map(|i| Some([30, 600, 7_200, 86_400][i as usize])),
-        ]
-        .prop_map(Answer::Down),
+        (
+            prop_oneof![
+                Just(None),
+                (0..4u64).prop_map(|i| Some([30, 600, 7_200, 86_400][i as usize])),
+            ],
+            any::<bool>()
+        )
+            .prop_map(|(asked, status)| Answer::Down(asked, status)),
     ]
 }
 
@@ -61,37 +66,47 @@ fn pause() -> impl Strategy<Value = Duration> {
     })
 }
 
-/// The value a fetch at `now` gives for `answer`, as the fetcher builds it.
-fn fetched(answer: Answer, now: SystemTime) -> Robots {
+/// The value a fetch at `now` gives for `answer`, as the fetcher builds it;
+/// a body of rules is told apart by the sitemap `n`.
+fn fetched(answer: Answer, now: SystemTime, n: usize) -> Robots {
     let url = url::Url::parse("https://example.com/robots.txt").expect("a URL");
     let (robots, status, result, life, retry_after) = match answer {
         Answer::Rules(life) => (
-            Robots::parse("User-agent: *\nDisallow: /p\n"),
-            StatusCode::OK,
+            Robots::parse(format!(
+                "User-agent: *\nDisallow: /p\nSitemap: https://example.com/{n}.xml\n"
+            )),
+            Some(StatusCode::OK),
             FetchResult::Fetched,
             life,
             None,
         ),
         Answer::Gone => (
             Robots::allow_all(),
-            StatusCode::NOT_FOUND,
+            Some(StatusCode::NOT_FOUND),
             FetchResult::Unavailable(UnavailableReason::Status(StatusCode::NOT_FOUND)),
             86_400,
             None,
         ),
-        Answer::Down(asked) => (
+        Answer::Down(asked, true) => (
             Robots::disallow_all(),
-            StatusCode::SERVICE_UNAVAILABLE,
+            Some(StatusCode::SERVICE_UNAVAILABLE),
             FetchResult::Unreachable(UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE)),
             3_600,
             asked.map(Duration::from_secs),
+        ),
+        Answer::Down(_, false) => (
+            Robots::disallow_all(),
+            None,
+            FetchResult::Unreachable(UnreachableReason::Timeout),
+            3_600,
+            None,
         ),
     };
     robots.with_fetch_outcome(FetchOutcome {
         robots_url: url.clone(),
         final_url: url,
         redirects: 0,
-        status: Some(status),
+        status,
         result,
         fetched_at: now,
         expires_at: now + Duration::from_secs(life),
@@ -108,69 +123,111 @@ fn fetched(answer: Answer, now: SystemTime) -> Robots {
 struct Model {
     /// The earliest time of the next request.
     next_request: SystemTime,
-    /// The access of the last good answer (2xx, 4xx), if any.
-    good: Option<Access>,
+    /// The last good answer (2xx, 4xx), if any: its access and, for rules,
+    /// its sitemap.
+    good: Option<(Access, Vec<String>)>,
     /// The first of the failed fetches in a row, and how many.
     failing: Option<(SystemTime, u32)>,
 }
 
+/// The delay before retry number `failures`: a minute, doubling, at most
+/// an hour (the policy below, worked out apart from `Policy::backoff`).
+fn backoff(failures: u32) -> Duration {
+    let minutes = (0..failures.saturating_sub(1)).fold(1u64, |m, _| (2 * m).min(60));
+    Duration::from_secs(60 * minutes)
+}
+
+/// Which parts of a served value to compare.
+fn looks(robots: &Robots) -> (Access, Vec<String>) {
+    (
+        robots.access(),
+        robots.sitemaps().map(str::to_owned).collect(),
+    )
+}
+
 impl Model {
-    fn answered(&mut self, answer: Answer, now: SystemTime, policy: &Policy) {
+    fn answered(&mut self, answer: Answer, now: SystemTime, fetched: &Robots, policy: &Policy) {
         match answer {
             Answer::Rules(life) => {
-                self.good = Some(Access::Rules);
+                self.good = Some(looks(fetched));
                 self.failing = None;
                 self.next_request = now + Duration::from_secs(life).max(policy.min_ttl);
             }
             Answer::Gone => {
-                self.good = Some(Access::AllowAll);
+                self.good = Some(looks(fetched));
                 self.failing = None;
                 self.next_request = now + Duration::from_secs(86_400).max(policy.min_ttl);
             }
-            Answer::Down(asked) => {
+            Answer::Down(asked, status) => {
                 let (since, failures) = self.failing.map_or((now, 1), |(s, n)| (s, n + 1));
                 self.failing = Some((since, failures));
-                let asked = Duration::from_secs(asked.unwrap_or(0));
-                self.next_request = now + policy.backoff(failures).max(asked);
+                // A timeout has no `Retry-After`.
+                let asked = Duration::from_secs(asked.filter(|_| status).unwrap_or(0));
+                self.next_request = now + backoff(failures).max(asked);
             }
         }
     }
 
-    /// Checks what `entry` serves at `now`.
-    fn check_served(&self, entry: &Entry, now: SystemTime, policy: &Policy) {
-        let served = &entry.served;
+    /// Checks `served`, served at `now` (with the entry's `state`, when the
+    /// lookup has moved the entry on; none for a lookup served while
+    /// another task refreshes).
+    fn check_served(
+        &self,
+        served: &Robots,
+        state: Option<&State>,
+        now: SystemTime,
+        policy: &Policy,
+    ) -> Result<(), TestCaseError> {
         let result = served.fetch_outcome().map(|o| o.result().clone());
         match self.failing {
             None => {
-                assert!(matches!(entry.state, State::Fresh));
-                assert_eq!(Some(served.access()), self.good);
+                prop_assert!(state.is_none_or(|s| matches!(s, State::Fresh)));
+                prop_assert_eq!(Some(looks(served)), self.good.clone());
             }
-            Some((since, _)) if now < since + policy.stale_limit => match self.good {
+            Some((since, _)) if now < since + policy.stale_limit => match &self.good {
                 // Section 2.4: the last good copy, saying so.
                 Some(good) => {
-                    assert!(matches!(entry.state, State::Stale { .. }));
-                    assert_eq!(served.access(), good);
-                    assert!(matches!(result, Some(FetchResult::StaleCopy(_))));
+                    prop_assert!(
+                        state.is_none_or(|s| matches!(s, State::Stale { .. })),
+                        "{state:?}"
+                    );
+                    prop_assert_eq!(&looks(served), good);
+                    prop_assert!(matches!(result, Some(FetchResult::StaleCopy(_))));
                 }
                 // Section 2.3.1.4: disallow all.
                 None => {
-                    assert!(matches!(entry.state, State::NoCopy { .. }));
-                    assert_eq!(served.access(), Access::DisallowAll);
+                    prop_assert!(
+                        state.is_none_or(|s| matches!(s, State::NoCopy { .. })),
+                        "{state:?}"
+                    );
+                    prop_assert_eq!(served.access(), Access::DisallowAll);
+                    prop_assert!(matches!(result, Some(FetchResult::Unreachable(_))));
                 }
             },
             // Past the stale limit: the policy's choice, never the copy.
             Some(_) => {
-                assert!(matches!(entry.state, State::GaveUp { .. }));
-                let want = match policy.after_stale_limit {
-                    AfterStaleLimit::AllowAll => Access::AllowAll,
-                    AfterStaleLimit::DisallowAll => Access::DisallowAll,
-                };
-                assert_eq!(served.access(), want);
-                assert!(!matches!(result, Some(FetchResult::StaleCopy(_))));
+                prop_assert!(
+                    state.is_none_or(|s| matches!(s, State::GaveUp { .. })),
+                    "{state:?}"
+                );
+                match policy.after_stale_limit {
+                    AfterStaleLimit::AllowAll => {
+                        prop_assert_eq!(served.access(), Access::AllowAll);
+                        prop_assert!(matches!(
+                            result,
+                            Some(FetchResult::Unavailable(
+                                UnavailableReason::UnreachableTooLong(_)
+                            ))
+                        ));
+                    }
+                    AfterStaleLimit::DisallowAll => {
+                        prop_assert_eq!(served.access(), Access::DisallowAll);
+                        prop_assert!(matches!(result, Some(FetchResult::Unreachable(_))));
+                    }
+                }
             }
         }
-        // Never due at once: a lookup does not fetch twice in a row.
-        assert!(entry.next_check > now);
+        Ok(())
     }
 }
 
@@ -198,14 +255,20 @@ proptest! {
         let mut model = Model { next_request: now, good: None, failing: None };
         let mut entry: Option<Entry> = None;
         let mut answers = history.iter().map(|&(_, a)| a);
-        for (pause, _) in &history {
+        for (n, (pause, _)) in history.iter().enumerate() {
             now += *pause;
-            // A lookup, as `get` and `refresh` make it.
+            // A lookup served while another task refreshes a due entry.
+            if let Some(e) = entry.as_ref().filter(|e| !e.is_fresh_at(now)) {
+                model.check_served(e.served_at(now), None, now, &policy)?;
+            }
+            // The lookup that moves the entry on, as `get` and `refresh`
+            // make it.
             let mut request = |previous: Option<&Entry>| {
                 let answer = answers.next().expect("an answer per lookup at most");
                 prop_assert!(now >= model.next_request, "asked too soon");
-                model.answered(answer, now, &policy);
-                Ok(Entry::after_fetch(previous, fetched(answer, now), now, &policy))
+                let fetched = fetched(answer, now, n);
+                model.answered(answer, now, &fetched, &policy);
+                Ok(Entry::after_fetch(previous, fetched, now, &policy))
             };
             let (next, asked) = match entry.take() {
                 None => (request(None)?, true),
@@ -218,7 +281,9 @@ proptest! {
             if !asked {
                 prop_assert!(now < model.next_request, "due, but not asked");
             }
-            model.check_served(&next, now, &policy);
+            model.check_served(next.served_at(now), Some(&next.state), now, &policy)?;
+            // Never due at once: a lookup does not fetch twice in a row.
+            prop_assert!(next.next_check > now);
             entry = Some(next);
         }
     }
