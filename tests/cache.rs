@@ -822,6 +822,144 @@ async fn a_new_origin_is_kept_when_the_cache_is_full_of_popular_ones() {
     assert_eq!(cache.len(), 3);
 }
 
+/// Evicts whatever `cache` (of one place) holds, by looking up `other`,
+/// which it does not hold.
+async fn evict_by(cache: &RobotsCache, other: &MockServer) {
+    cache.run_pending_tasks().await;
+    let before = cache.stats();
+    cache.get(other.uri()).await.unwrap();
+    cache.run_pending_tasks().await;
+    let after = cache.stats();
+    assert_eq!(after.misses, before.misses + 1, "{after:?}");
+    assert_eq!(after.evictions, before.evictions + 1, "{after:?}");
+    // And `other` makes way for the next lookup.
+    cache.invalidate(other.uri()).await.unwrap();
+    cache.run_pending_tasks().await;
+}
+
+/// An unreachable origin that the capacity bound evicts is not requested
+/// before its retry time, and its failures go on counting: the backoff
+/// doubles as if it had stayed. (Until session 15 eviction forgot both:
+/// its next lookup fetched at once, and the backoff started over.)
+#[tokio::test]
+async fn an_evicted_unreachable_origin_keeps_its_backoff() {
+    let down = serve(ResponseTemplate::new(503)).await;
+    let other = serve(rules_200()).await;
+    let (builder, clock) = setup();
+    let cache = builder.max_entries(1).build().unwrap();
+    cache.get(down.uri()).await.unwrap();
+    evict_by(&cache, &other).await;
+
+    // Before the first retry (a minute): no request, disallow all, with
+    // the failed fetch's outcome.
+    clock.advance(MINUTE - Duration::from_secs(1));
+    let robots = cache.get(down.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unreachable(UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE))
+    );
+    assert_eq!(requests(&down).await, 1);
+    assert_eq!(cache.stats().backoffs_kept, 1);
+
+    // At the retry time, one request; it fails a second time in a row.
+    clock.advance(Duration::from_secs(1));
+    cache.get(down.uri()).await.unwrap();
+    assert_eq!(requests(&down).await, 2);
+    evict_by(&cache, &other).await;
+    // So the next retry is two minutes on, not one.
+    clock.advance(MINUTE);
+    assert_eq!(
+        cache.get(down.uri()).await.unwrap().access(),
+        Access::DisallowAll
+    );
+    assert_eq!(requests(&down).await, 2, "not before the doubled backoff");
+    clock.advance(MINUTE);
+    cache.get(down.uri()).await.unwrap();
+    assert_eq!(requests(&down).await, 3);
+    let stats = cache.stats();
+    assert_eq!((stats.backoffs_kept, stats.errors), (2, 3), "{stats:?}");
+}
+
+/// Of a last good copy served through an outage, eviction keeps the times
+/// but not the copy: until the server's `Retry-After`, disallow all
+/// without a request; and the stale limit counts from the first failure
+/// across evictions, so the origin is given up on at the limit (here
+/// without a request, as the server asked for a later time).
+#[tokio::test]
+async fn an_evicted_stale_copy_keeps_its_retry_after_and_stale_limit() {
+    let server = serve(rules_200()).await;
+    let other = serve(rules_200()).await;
+    let (builder, clock) = setup();
+    let cache = builder
+        .max_entries(1)
+        .stale_limit(Duration::from_secs(900))
+        .build()
+        .unwrap();
+    cache.get(server.uri()).await.unwrap();
+    remount(
+        &server,
+        ResponseTemplate::new(503).insert_header("Retry-After", "600"),
+    )
+    .await;
+    clock.advance(DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 1, "since the remount");
+    evict_by(&cache, &other).await;
+
+    clock.advance(Duration::from_secs(599));
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    let outcome = robots.fetch_outcome().unwrap();
+    assert!(outcome.result().is_unreachable(), "{outcome}");
+    assert_eq!(outcome.retry_after(), Some(Duration::from_secs(600)));
+    assert_eq!(requests(&server).await, 1, "not before Retry-After");
+
+    // The retry fails again (its Retry-After runs past the limit).
+    clock.advance(Duration::from_secs(1));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
+    evict_by(&cache, &other).await;
+    // Fifteen minutes after the first failure: given up on, allow all.
+    clock.advance(Duration::from_secs(300));
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::AllowAll);
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(
+            UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE)
+        ))
+    );
+    assert_eq!(requests(&server).await, 2, "not before Retry-After");
+    // The request waits for the time the server asked.
+    clock.advance(Duration::from_secs(299));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
+    clock.advance(Duration::from_secs(1));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 3);
+}
+
+/// `invalidate` forgets what eviction kept of an origin too.
+#[tokio::test]
+async fn invalidate_forgets_an_evicted_origins_backoff() {
+    let down = serve(ResponseTemplate::new(503)).await;
+    let other = serve(rules_200()).await;
+    let (builder, _clock) = setup();
+    let cache = builder.max_entries(1).build().unwrap();
+    cache.get(down.uri()).await.unwrap();
+    evict_by(&cache, &other).await;
+    cache.invalidate(down.uri()).await.unwrap();
+    cache.get(down.uri()).await.unwrap();
+    assert_eq!(requests(&down).await, 2);
+
+    // And `invalidate_all`.
+    evict_by(&cache, &other).await;
+    cache.invalidate_all();
+    cache.get(down.uri()).await.unwrap();
+    assert_eq!(requests(&down).await, 3);
+}
+
 #[tokio::test]
 async fn invalidate_forgets_an_origin() {
     let server = serve(rules_200()).await;

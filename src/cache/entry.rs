@@ -24,6 +24,11 @@
 //! request waits for the time asked. Past the limit, a lookup served while
 //! another task refreshes gets the GaveUp value, never the last copy
 //! ([`Entry::served_at`]).
+//!
+//! An entry the capacity bound evicts while its origin is unreachable
+//! leaves a copy of itself without the last good copy: a Stale entry
+//! becomes NoCopy with the same times ([`Entry::kept_after_eviction`]).
+//! The cache's next miss of the origin takes it up where it was.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -262,6 +267,42 @@ impl Entry {
         })
     }
 
+    /// What the cache keeps of this entry when the capacity bound evicts
+    /// it: for an unreachable origin, an entry with the same retry time,
+    /// stale limit and count of failures, but no last good copy (the bulk
+    /// of the memory the eviction is for), so that lookups until the retry
+    /// time make no request and get what RFC 9309 section 2.3.1.4 calls
+    /// for: disallow all (or, past the stale limit, the
+    /// [`AfterStaleLimit`] value). `None` for an origin that answered: it
+    /// is simply fetched again.
+    pub(crate) fn kept_after_eviction(&self) -> Option<Entry> {
+        let (state, served) = match self.state {
+            State::Fresh => return None,
+            State::Stale { since, failures } => {
+                // The copy's rules go; the failed fetch's outcome stays (the
+                // value at the limit holds it).
+                let failed = self.at_limit.as_ref()?.served.fetch_outcome()?.clone();
+                (
+                    State::NoCopy { since, failures },
+                    Arc::new(unreachable(failed)),
+                )
+            }
+            State::NoCopy { .. } | State::GaveUp { .. } => {
+                (self.state.clone(), Arc::clone(&self.served))
+            }
+        };
+        let mut entry = Entry::new(served, state, self.next_check);
+        if let Some(at) = &self.at_limit {
+            entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
+            entry.at_limit = Some(AtLimit {
+                served: Arc::clone(&at.served),
+                limit: at.limit,
+                retry_at: at.retry_at,
+            });
+        }
+        Some(entry)
+    }
+
     /// What a lookup at `now` is served without waiting for a fetch: the
     /// current value, or past the stale limit, what the entry turns into
     /// there (a due entry is served so while another task refreshes it).
@@ -327,6 +368,16 @@ fn given_up(outcome: Option<&crate::FetchOutcome>, policy: &Policy) -> Robots {
         }
         None => served,
     }
+}
+
+/// Disallow all, as the fetcher gives for an unreachable robots.txt, with
+/// `failed`, the outcome of the fetch that failed (or the value served
+/// past the stale limit after it: its result is made unreachable again).
+fn unreachable(mut failed: crate::FetchOutcome) -> Robots {
+    if let FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(why)) = &failed.result {
+        failed.result = FetchResult::Unreachable(why.clone());
+    }
+    Robots::disallow_all().with_fetch_outcome(failed)
 }
 
 /// The last good copy `good`, as served while its server is unreachable:

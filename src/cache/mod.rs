@@ -31,10 +31,18 @@
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
 //! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a `Retry-After` running past the limit is still honoured: the switch is then made at the limit without a request |
 //!
-//! The capacity bound evicts the least recently used origins, and with an
-//! origin go its backoff and any `Retry-After`: its next lookup is a miss
-//! and fetches at once. Size the cache so that the origins a crawl is
-//! working through fit.
+//! The capacity bound evicts the least recently used origins. An origin
+//! that answered is simply fetched again at its next lookup. Of an
+//! unreachable one the cache keeps, in a side table of an eighth of its
+//! capacity, what its timing needs: its retry time (backoff and
+//! `Retry-After`), stale limit and count of failures, but not its last
+//! good copy. Until the retry time its lookups make no request and get
+//! disallow all (RFC 9309 section 2.3.1.4), or past the stale limit the
+//! [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit) value;
+//! then one request goes out, and a further failure backs off as if the
+//! origin had stayed cached ([`CacheStats::backoffs_kept`] counts those
+//! lookups). Size the cache so that the origins a crawl is working through
+//! fit.
 //!
 //! A "good copy" is any answer from the server: rules (2xx, 304) or
 //! unavailable (4xx). The cache schedules retries of unreachable origins
@@ -140,6 +148,13 @@ pub struct RobotsCache {
 
 struct Inner {
     map: Cache<String, Arc<Entry>>,
+    /// What is kept of the unreachable origins the capacity bound evicted
+    /// ([`Entry::kept_after_eviction`]): their retry times, stale limits
+    /// and failure counts, so that eviction does not make the cache
+    /// request an origin sooner than its backoff or `Retry-After`. Bounded
+    /// by an eighth of the main capacity ([`kept_capacity`]), least
+    /// recently evicted first out.
+    evicted: moka::sync::Cache<String, Arc<Entry>>,
     /// Bumped by each `invalidate` and `invalidate_all`: a first fetch that
     /// began before one must not stay cached after it (see `Inner::load`).
     invalidations: AtomicU64,
@@ -253,6 +268,7 @@ impl RobotsCache {
         let key = origin_key(url.as_ref())?;
         self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
         self.inner.map.invalidate(&key).await;
+        self.inner.evicted.invalidate(&key);
         Ok(())
     }
 
@@ -260,6 +276,7 @@ impl RobotsCache {
     pub fn invalidate_all(&self) {
         self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
         self.inner.map.invalidate_all();
+        self.inner.evicted.invalidate_all();
     }
 
     /// The number of origins cached. Approximate: insertions and removals
@@ -320,11 +337,31 @@ impl Inner {
     async fn load(this: &Arc<Inner>, key: &str) -> Result<Arc<Robots>, Error> {
         let invalidations = this.invalidations.load(Ordering::SeqCst);
         let load = async {
+            // An unreachable origin evicted earlier: no request before its
+            // retry time, and its failures go on counting.
+            // (`get`, then `invalidate`: `remove` may return an entry an
+            // `invalidate_all` has hidden but not yet dropped.)
+            let kept = this.evicted.get(key);
+            if kept.is_some() {
+                this.evicted.invalidate(key);
+            }
+            if let Some(kept) = &kept {
+                let now = this.clock.now();
+                let moved = if kept.is_fresh_at(now) {
+                    Some(Arc::clone(kept))
+                } else {
+                    kept.at_stale_limit(now).map(Arc::new)
+                };
+                if let Some(entry) = moved {
+                    Counters::bump(&this.counters.kept_served);
+                    return Ok(entry);
+                }
+            }
             let fetched = this.fetcher.fetch(key).await?;
             this.count_fetch(&fetched, false);
             let now = this.clock.now();
             Ok::<_, Error>(Arc::new(Entry::after_fetch(
-                None,
+                kept.as_deref(),
                 fetched,
                 now,
                 &this.policy,
@@ -353,7 +390,7 @@ impl Inner {
                 })
                 .await;
         }
-        Ok(Arc::clone(&entry.value().served))
+        Ok(Arc::clone(entry.value().served_at(this.clock.now())))
     }
 
     /// Re-fetches the entry `old`, found due at `due`, whose refresh this
@@ -419,6 +456,9 @@ impl Inner {
                 std::future::ready(op)
             })
             .await;
+        // What was kept of it, if it was evicted meanwhile, is older than
+        // what was just put back.
+        inner.evicted.invalidate(&key);
         claim.0 = None;
         if new.is_stale_copy_at(due) {
             Counters::bump(&inner.counters.stale_served);
@@ -447,6 +487,24 @@ impl Inner {
 enum Capacity {
     Entries(u64),
     Bytes(u64),
+}
+
+/// The table of what is kept of evicted unreachable origins, for a cache
+/// bounded by `capacity`: an eighth of it, in the same unit (but room for
+/// at least 64 origins, or 64 KiB). A kept entry holds no rules, only
+/// disallow or allow all with the failed fetch's outcome: a few hundred
+/// bytes.
+fn kept_capacity(capacity: Capacity) -> moka::sync::Cache<String, Arc<Entry>> {
+    let table = moka::sync::Cache::builder().eviction_policy(EvictionPolicy::lru());
+    match capacity {
+        Capacity::Entries(n) => table.max_capacity((n / 8).max(64)).build(),
+        Capacity::Bytes(n) => table
+            .max_capacity((n / 8).max(64 << 10))
+            .weigher(|key: &String, entry: &Arc<Entry>| {
+                u32::try_from(key.len() + entry.weight).unwrap_or(u32::MAX)
+            })
+            .build(),
+    }
 }
 
 /// Configures a [`RobotsCache`]. Every option has a default:
@@ -615,12 +673,23 @@ impl RobotsCacheBuilder {
         };
         let counters = Arc::new(Counters::default());
         let listener_counters = Arc::clone(&counters);
+        let evicted = kept_capacity(capacity);
+        let keep = evicted.clone();
         let mut map = Cache::builder()
             .eviction_policy(EvictionPolicy::lru())
             .eviction_listener(
-                move |_key: Arc<String>, _entry: Arc<Entry>, cause: RemovalCause| {
-                    if cause == RemovalCause::Size {
-                        Counters::bump(&listener_counters.evictions);
+                move |key: Arc<String>, entry: Arc<Entry>, cause: RemovalCause| {
+                    if cause != RemovalCause::Size {
+                        return;
+                    }
+                    Counters::bump(&listener_counters.evictions);
+                    // An unreachable origin's retry time outlives it. (A
+                    // lookup between the removal and this call fetches, as
+                    // before the side table; a record it leaves behind is
+                    // replaced or cleared at the origin's next eviction.)
+                    match entry.kept_after_eviction() {
+                        Some(kept) => keep.insert(String::clone(&key), Arc::new(kept)),
+                        None => keep.invalidate(&*key),
                     }
                 },
             );
@@ -636,6 +705,7 @@ impl RobotsCacheBuilder {
         Ok(RobotsCache {
             inner: Arc::new(Inner {
                 map: map.build(),
+                evicted,
                 invalidations: AtomicU64::new(0),
                 fetcher,
                 clock: self.clock,

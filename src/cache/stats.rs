@@ -33,6 +33,10 @@ pub struct CacheStats {
     pub stale_served: u64,
     /// Entries removed to respect the capacity bound.
     pub evictions: u64,
+    /// Lookups of an unreachable origin evicted before its retry time,
+    /// answered without a request from what the cache kept of it (see
+    /// the [module docs](crate::cache)).
+    pub backoffs_kept: u64,
     /// Entries held (approximate until pending maintenance has run; see
     /// [`RobotsCache::run_pending_tasks`](crate::RobotsCache::run_pending_tasks)).
     pub entries: u64,
@@ -53,6 +57,7 @@ pub(crate) struct Counters {
     pub(crate) errors: AtomicU64,
     pub(crate) stale_served: AtomicU64,
     pub(crate) evictions: AtomicU64,
+    pub(crate) kept_served: AtomicU64,
 }
 
 impl Counters {
@@ -74,6 +79,7 @@ impl Counters {
             errors: get(&self.errors),
             stale_served: get(&self.stale_served),
             evictions: get(&self.evictions),
+            backoffs_kept: get(&self.kept_served),
             entries,
             weighted_size,
         }

@@ -4,8 +4,9 @@
 //! server's `Retry-After`; at the first lookup after), and what is served
 //! at each moment is what RFC 9309 sections 2.4 and 2.3.1.4 say.
 //!
-//! This drives [`Entry`] as `RobotsCache::get` and `refresh` do (the tests
-//! under `tests/cache.rs` cover the glue, against a real server).
+//! This drives [`Entry`] as `RobotsCache::get` and `refresh` do, with
+//! evictions by the capacity bound between lookups (the tests under
+//! `tests/cache.rs` cover the glue, against a real server).
 
 use std::time::{Duration, SystemTime};
 
@@ -236,7 +237,10 @@ proptest! {
 
     #[test]
     fn requests_come_exactly_when_due_and_serve_what_the_rfc_says(
-        history in prop::collection::vec((pause(), answer()), 1..40),
+        history in prop::collection::vec(
+            (pause(), answer(), prop::bool::weighted(0.2)),
+            1..40,
+        ),
         limit in (0..3usize).prop_map(|i| [3_600u64, 43_200, 30 * 86_400][i]),
         disallow_after in any::<bool>(),
     ) {
@@ -254,9 +258,19 @@ proptest! {
         let mut now = SystemTime::UNIX_EPOCH + START;
         let mut model = Model { next_request: now, good: None, failing: None };
         let mut entry: Option<Entry> = None;
-        let mut answers = history.iter().map(|&(_, a)| a);
-        for (n, (pause, _)) in history.iter().enumerate() {
-            now += *pause;
+        let mut answers = history.iter().map(|&(_, a, _)| a);
+        for (n, &(pause, _, evicted)) in history.iter().enumerate() {
+            now += pause;
+            // Evicted since the last lookup: the last good copy goes (an
+            // origin that answered is asked again at once); an unreachable
+            // origin's times and failures stay.
+            if evicted && let Some(e) = entry.take() {
+                entry = e.kept_after_eviction();
+                model.good = None;
+                if model.failing.is_none() {
+                    model.next_request = now;
+                }
+            }
             // A lookup served while another task refreshes a due entry.
             if let Some(e) = entry.as_ref().filter(|e| !e.is_fresh_at(now)) {
                 model.check_served(e.served_at(now), None, now, &policy)?;
