@@ -126,6 +126,10 @@ pub(crate) struct Entry {
     /// For an unreachable origin (Stale, NoCopy): what it turns into at
     /// the stale limit ([`AtLimit`]).
     at_limit: Option<AtLimit>,
+    /// The cache's count of `invalidate_all` calls when this entry was
+    /// made (set by the cache): an entry made before the last one is not
+    /// kept when evicted.
+    pub(crate) epoch: u64,
 }
 
 /// What an unreachable origin's entry turns into at the stale limit.
@@ -163,6 +167,7 @@ impl Entry {
             weight,
             refreshing: AtomicBool::new(false),
             at_limit: None,
+            epoch: 0,
         }
     }
 
@@ -292,6 +297,7 @@ impl Entry {
             }
         };
         let mut entry = Entry::new(served, state, self.next_check);
+        entry.epoch = self.epoch;
         if let Some(at) = &self.at_limit {
             entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
             entry.at_limit = Some(AtLimit {

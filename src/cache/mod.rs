@@ -40,9 +40,9 @@
 //! disallow all (RFC 9309 section 2.3.1.4), or past the stale limit the
 //! [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit) value;
 //! then one request goes out, and a further failure backs off as if the
-//! origin had stayed cached ([`CacheStats::backoffs_kept`] counts those
-//! lookups). Size the cache so that the origins a crawl is working through
-//! fit.
+//! origin had stayed cached ([`CacheStats::backoffs_kept`] counts the
+//! lookups answered so). Size the cache so that the origins a crawl is
+//! working through fit.
 //!
 //! A "good copy" is any answer from the server: rules (2xx, 304) or
 //! unavailable (4xx). The cache schedules retries of unreachable origins
@@ -158,6 +158,11 @@ struct Inner {
     /// Bumped by each `invalidate` and `invalidate_all`: a first fetch that
     /// began before one must not stay cached after it (see `Inner::load`).
     invalidations: AtomicU64,
+    /// Bumped by each `invalidate_all`, and stamped on each entry
+    /// ([`Entry::epoch`]): an entry it has hidden may still be evicted
+    /// later (moka drops hidden entries a few hundred at a time, and by
+    /// eviction beyond that), and must not then be kept.
+    cleared: Arc<AtomicU64>,
     fetcher: Fetcher,
     clock: Arc<dyn Clock>,
     policy: Policy,
@@ -275,6 +280,9 @@ impl RobotsCache {
     /// Forgets every origin.
     pub fn invalidate_all(&self) {
         self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
+        // First, so that the eviction listener keeps nothing of the
+        // entries hidden here.
+        self.inner.cleared.fetch_add(1, Ordering::SeqCst);
         self.inner.map.invalidate_all();
         self.inner.evicted.invalidate_all();
     }
@@ -350,7 +358,7 @@ impl Inner {
                 let moved = if kept.is_fresh_at(now) {
                     Some(Arc::clone(kept))
                 } else {
-                    kept.at_stale_limit(now).map(Arc::new)
+                    kept.at_stale_limit(now).map(|e| this.stamped(e))
                 };
                 if let Some(entry) = moved {
                     Counters::bump(&this.counters.kept_served);
@@ -360,7 +368,7 @@ impl Inner {
             let fetched = this.fetcher.fetch(key).await?;
             this.count_fetch(&fetched, false);
             let now = this.clock.now();
-            Ok::<_, Error>(Arc::new(Entry::after_fetch(
+            Ok::<_, Error>(this.stamped(Entry::after_fetch(
                 kept.as_deref(),
                 fetched,
                 now,
@@ -420,7 +428,7 @@ impl Inner {
         let new = match old.at_stale_limit(due) {
             // Past the stale limit, before the server's `Retry-After`: no
             // request.
-            Some(entry) => Arc::new(entry),
+            Some(entry) => inner.stamped(entry),
             None => {
                 let base = old.refresh_base();
                 let fetched = match inner.fetcher.refresh(base).await {
@@ -434,7 +442,7 @@ impl Inner {
                 };
                 inner.count_fetch(&fetched, true);
                 let now = inner.clock.now();
-                Arc::new(Entry::after_fetch(Some(&old), fetched, now, &inner.policy))
+                inner.stamped(Entry::after_fetch(Some(&old), fetched, now, &inner.policy))
             }
         };
         let put = Arc::clone(&new);
@@ -466,6 +474,12 @@ impl Inner {
         Arc::clone(&new.served)
     }
 
+    /// `entry`, stamped with the count of `invalidate_all` calls so far.
+    fn stamped(&self, mut entry: Entry) -> Arc<Entry> {
+        entry.epoch = self.cleared.load(Ordering::SeqCst);
+        Arc::new(entry)
+    }
+
     /// Counts a fetch that returned `fetched`.
     fn count_fetch(&self, fetched: &Robots, refresh: bool) {
         let c = &*self.counters;
@@ -492,8 +506,8 @@ enum Capacity {
 /// The table of what is kept of evicted unreachable origins, for a cache
 /// bounded by `capacity`: an eighth of it, in the same unit (but room for
 /// at least 64 origins, or 64 KiB). A kept entry holds no rules, only
-/// disallow or allow all with the failed fetch's outcome: a few hundred
-/// bytes.
+/// disallow or allow all with the failed fetch's outcome (twice: now and
+/// at the stale limit): about 2 KB as weighed.
 fn kept_capacity(capacity: Capacity) -> moka::sync::Cache<String, Arc<Entry>> {
     let table = moka::sync::Cache::builder().eviction_policy(EvictionPolicy::lru());
     match capacity {
@@ -560,7 +574,9 @@ impl RobotsCacheBuilder {
     }
 
     /// Bound the cache to `entries` origins. Excludes
-    /// [`max_bytes`](Self::max_bytes).
+    /// [`max_bytes`](Self::max_bytes). What is kept of evicted unreachable
+    /// origins (see the [module docs](crate::cache)) takes up to an eighth
+    /// of `entries` more (at least 64).
     pub fn max_entries(mut self, entries: u64) -> Self {
         self.max_entries = Some(entries);
         self
@@ -573,7 +589,9 @@ impl RobotsCacheBuilder {
     /// [`max_entries`](Self::max_entries). An entry heavier than the whole
     /// bound is not kept, so each lookup of its origin would fetch again:
     /// leave room for the largest files (a 500 KiB body keeps about as many
-    /// bytes, and its index up to about as many again).
+    /// bytes, and its index up to about as many again). What is kept of
+    /// evicted unreachable origins (see the [module docs](crate::cache))
+    /// takes up to an eighth of `bytes` more (at least 64 KiB).
     pub fn max_bytes(mut self, bytes: u64) -> Self {
         self.max_bytes = Some(bytes);
         self
@@ -675,6 +693,8 @@ impl RobotsCacheBuilder {
         let listener_counters = Arc::clone(&counters);
         let evicted = kept_capacity(capacity);
         let keep = evicted.clone();
+        let cleared = Arc::new(AtomicU64::new(0));
+        let listener_cleared = Arc::clone(&cleared);
         let mut map = Cache::builder()
             .eviction_policy(EvictionPolicy::lru())
             .eviction_listener(
@@ -683,11 +703,16 @@ impl RobotsCacheBuilder {
                         return;
                     }
                     Counters::bump(&listener_counters.evictions);
-                    // An unreachable origin's retry time outlives it. (A
-                    // lookup between the removal and this call fetches, as
-                    // before the side table; a record it leaves behind is
-                    // replaced or cleared at the origin's next eviction.)
-                    match entry.kept_after_eviction() {
+                    // An unreachable origin's retry time outlives it, unless
+                    // `invalidate_all` forgot the origin first. (A lookup
+                    // between the removal and this call fetches, as before
+                    // the side table; a record it leaves behind is replaced
+                    // or cleared at the origin's next eviction. An
+                    // `invalidate` of the origin in that window, too, is
+                    // followed by a record: its next lookup then waits for
+                    // the retry time.)
+                    let current = entry.epoch == listener_cleared.load(Ordering::SeqCst);
+                    match entry.kept_after_eviction().filter(|_| current) {
                         Some(kept) => keep.insert(String::clone(&key), Arc::new(kept)),
                         None => keep.invalidate(&*key),
                     }
@@ -706,6 +731,7 @@ impl RobotsCacheBuilder {
             inner: Arc::new(Inner {
                 map: map.build(),
                 evicted,
+                cleared,
                 invalidations: AtomicU64::new(0),
                 fetcher,
                 clock: self.clock,

@@ -33,9 +33,10 @@ pub struct CacheStats {
     pub stale_served: u64,
     /// Entries removed to respect the capacity bound.
     pub evictions: u64,
-    /// Lookups of an unreachable origin evicted before its retry time,
-    /// answered without a request from what the cache kept of it (see
-    /// the [module docs](crate::cache)).
+    /// Misses of an unreachable origin evicted before its retry time (or
+    /// its stale limit), answered without a request from what the cache
+    /// kept of it (see the [module docs](crate::cache)). Concurrent
+    /// lookups sharing one such miss count once; later lookups are hits.
     pub backoffs_kept: u64,
     /// Entries held (approximate until pending maintenance has run; see
     /// [`RobotsCache::run_pending_tasks`](crate::RobotsCache::run_pending_tasks)).
