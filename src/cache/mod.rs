@@ -41,7 +41,7 @@
 //! [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit) value;
 //! then one request goes out, and a further failure backs off as if the
 //! origin had stayed cached ([`CacheStats::backoffs_kept`] counts the
-//! lookups answered so). Size the cache so that the origins a crawl is
+//! misses answered so). Size the cache so that the origins a crawl is
 //! working through fit.
 //!
 //! A "good copy" is any answer from the server: rules (2xx, 304) or
@@ -350,10 +350,8 @@ impl Inner {
             // (`get`, then `invalidate`: `remove` may return an entry an
             // `invalidate_all` has hidden but not yet dropped.)
             let kept = this.evicted.get(key);
-            if kept.is_some() {
-                this.evicted.invalidate(key);
-            }
             if let Some(kept) = &kept {
+                this.evicted.invalidate(key);
                 let now = this.clock.now();
                 let moved = if kept.is_fresh_at(now) {
                     Some(Arc::clone(kept))
@@ -712,7 +710,7 @@ impl RobotsCacheBuilder {
                     // followed by a record: its next lookup then waits for
                     // the retry time.)
                     let current = entry.epoch == listener_cleared.load(Ordering::SeqCst);
-                    match entry.kept_after_eviction().filter(|_| current) {
+                    match current.then(|| entry.kept_after_eviction()).flatten() {
                         Some(kept) => keep.insert(String::clone(&key), Arc::new(kept)),
                         None => keep.invalidate(&*key),
                     }
