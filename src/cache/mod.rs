@@ -359,7 +359,7 @@ impl Inner {
                     kept.at_stale_limit(now).map(|e| this.stamped(e))
                 };
                 if let Some(entry) = moved {
-                    Counters::bump(&this.counters.kept_served);
+                    Counters::bump(&this.counters.backoffs_kept);
                     return Ok(entry);
                 }
             }

@@ -58,7 +58,7 @@ pub(crate) struct Counters {
     pub(crate) errors: AtomicU64,
     pub(crate) stale_served: AtomicU64,
     pub(crate) evictions: AtomicU64,
-    pub(crate) kept_served: AtomicU64,
+    pub(crate) backoffs_kept: AtomicU64,
 }
 
 impl Counters {
@@ -80,7 +80,7 @@ impl Counters {
             errors: get(&self.errors),
             stale_served: get(&self.stale_served),
             evictions: get(&self.evictions),
-            backoffs_kept: get(&self.kept_served),
+            backoffs_kept: get(&self.backoffs_kept),
             entries,
             weighted_size,
         }
