@@ -67,11 +67,13 @@ pub(crate) enum Fast {
     Skipped,
     /// A `key: value` line of another key (or a rule line outside any
     /// group), consumed: `body[key.0..key.1]`, `body[value.0..value.1]`,
-    /// both trimmed.
+    /// both trimmed. `known` says when the key is `User-agent` or
+    /// `Sitemap`, written as such, so that it need not be read again.
     Record {
         number: u32,
         key: (usize, usize),
         value: (usize, usize),
+        known: Key,
     },
     /// An `Allow` or `Disallow` line, consumed; its value's normal form has
     /// been appended to the arena.
@@ -178,7 +180,7 @@ impl<'a> Lines<'a> {
                 while i < body.len() && KEY[body[i] as usize] != 0 {
                     i += 1;
                 }
-                (i, rule_key(&body[start..i]))
+                (i, rule_key(&body[start..i]).map_or(Key::Other, Key::Rule))
             }
         };
         let key = (start, i);
@@ -204,7 +206,7 @@ impl<'a> Lines<'a> {
         }
         let value = i;
         if let Some(mode) = rule_mode
-            && let Some(allow) = kind
+            && let Key::Rule(allow) = kind
         {
             let mark = arena.len();
             let v = percent::normalize_line_value(body, value, mode, arena);
@@ -234,6 +236,7 @@ impl<'a> Lines<'a> {
             number: self.number,
             key,
             value: (value, value_end),
+            known: kind,
         }
     }
 }
@@ -282,26 +285,39 @@ fn line_end(body: &[u8], from: usize) -> usize {
     memchr3(b'\n', b'\r', 0, &body[from..]).map_or(body.len(), |j| from + j)
 }
 
+/// What the fast path knows of a line's key.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Key {
+    /// `Allow` (true) or `Disallow` (false), in any case.
+    Rule(bool),
+    /// `User-agent`, in any case.
+    UserAgent,
+    /// `Sitemap`, in any case.
+    Sitemap,
+    /// Any other key, to be classified by the caller.
+    Other,
+}
+
 /// The end of `Disallow`, `Allow`, `User-agent` or `Sitemap` (in any case) at
-/// `body[i..]` when one is there and no other key octet follows, with what
-/// [`rule_key`] says of it. Or-ing 0x20 lower-cases a letter and makes no
-/// other octet a letter (it is not applied to the `-`).
+/// `body[i..]` when one is there and no other key octet follows, and which
+/// it is. Or-ing 0x20 lower-cases a letter and makes no other octet a letter
+/// (it is not applied to the `-`).
 #[inline]
-fn known_key(body: &[u8], i: usize) -> Option<(usize, Option<bool>)> {
+fn known_key(body: &[u8], i: usize) -> Option<(usize, Key)> {
     let word = u64::from_le_bytes(body.get(i..i + 8)?.try_into().ok()?);
     let (end, kind) = if word | 0x2020_2020_2020_2020 == u64::from_le_bytes(*b"disallow") {
-        (i + 8, Some(false))
+        (i + 8, Key::Rule(false))
     } else if word & 0xFF_FFFF_FFFF | 0x20_2020_2020 == u64::from_le_bytes(*b"allow\0\0\0") {
-        (i + 5, Some(true))
+        (i + 5, Key::Rule(true))
     } else if word | 0x2020_2000_2020_2020 == u64::from_le_bytes(*b"user-age")
         && body
             .get(i + 8..i + 10)
             .is_some_and(|nt| nt.eq_ignore_ascii_case(b"nt"))
     {
-        (i + 10, None)
+        (i + 10, Key::UserAgent)
     } else if word & 0xFF_FFFF_FFFF_FFFF | 0x20_2020_2020_2020 == u64::from_le_bytes(*b"sitemap\0")
     {
-        (i + 7, None)
+        (i + 7, Key::Sitemap)
     } else {
         return None;
     };

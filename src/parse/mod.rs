@@ -342,8 +342,20 @@ impl Builder {
                     }
                     continue;
                 }
-                lexer::Fast::Record { number, key, value } => {
-                    self.record(number, &body[key.0..key.1], &body[value.0..value.1]);
+                lexer::Fast::Record {
+                    number,
+                    key,
+                    value,
+                    known,
+                } => {
+                    // The two keys the lexer recognised whole, written as
+                    // such, go straight where `record` would send them.
+                    let value = &body[value.0..value.1];
+                    match known {
+                        lexer::Key::UserAgent => self.user_agent(number, value),
+                        lexer::Key::Sitemap => self.sitemap(number, value),
+                        _ => self.record(number, &body[key.0..key.1], value),
+                    }
                     continue;
                 }
                 lexer::Fast::No => {}
@@ -455,19 +467,7 @@ impl Builder {
                     self.warn(line, WarningKind::Duplicate { directive });
                 }
             }
-            Directive::Sitemap => {
-                if value.is_empty() {
-                    return self.warn(line, WarningKind::EmptyValue { directive });
-                }
-                if self.sitemaps.is_empty() {
-                    // As for groups in `user_agent`.
-                    self.sitemaps.reserve(16);
-                }
-                // Kept in the arena, as text.
-                let start = self.arena.len() as u32;
-                push_text_or_escaped(&mut self.arena, value);
-                self.sitemaps.push((start, self.arena.len() as u32));
-            }
+            Directive::Sitemap => self.sitemap(line, value),
             Directive::Host => {
                 if value.is_empty() {
                     return self.warn(line, WarningKind::EmptyValue { directive });
@@ -477,6 +477,22 @@ impl Builder {
                 }
             }
         }
+    }
+
+    /// A sitemap line (RFC 9309 section 2.2.4): its URL is kept in the
+    /// arena, as text.
+    fn sitemap(&mut self, line: u32, value: &[u8]) {
+        if value.is_empty() {
+            let directive = Directive::Sitemap;
+            return self.warn(line, WarningKind::EmptyValue { directive });
+        }
+        if self.sitemaps.is_empty() {
+            // As for groups in `start_group`.
+            self.sitemaps.reserve(16);
+        }
+        let start = self.arena.len() as u32;
+        push_text_or_escaped(&mut self.arena, value);
+        self.sitemaps.push((start, self.arena.len() as u32));
     }
 
     /// Starts a group at `line` (RFC 9309 section 2.1: a user-agent line
