@@ -103,9 +103,23 @@ static HEX_DIGIT: [u8; 256] = {
 const LOWER_HEX: u8 = 0x10;
 const NOT_HEX: u8 = 0x80;
 
+/// RFC 3986 section 2.3: `A-Z a-z 0-9 - . _ ~`.
+#[inline]
 fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+    UNRESERVED[b as usize] != 0
 }
+
+/// 1 for the unreserved octets ([`is_unreserved`]).
+static UNRESERVED: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')) as u8;
+        b += 1;
+    }
+    t
+};
 
 /// Past the run of `%HH` escapes at `input[i..]` already in normal form
 /// (upper-case hex digits, an octet that is not unreserved): the offset of
@@ -114,18 +128,14 @@ fn is_unreserved(b: u8) -> bool {
 /// here at a few instructions per escape rather than a fresh scan each.
 #[inline]
 fn skip_normal_escapes(input: &[u8], mut i: usize) -> usize {
-    // What `step_last` keeps as it is.
+    // What `step_last` keeps as it is: two hex digits, neither lower-case,
+    // whose octet is not unreserved.
     while let Some(&[b'%', hi, lo]) = input.get(i..i + 3) {
-        match (hex_value(hi), hex_value(lo)) {
-            (Some(h), Some(l))
-                if !hi.is_ascii_lowercase()
-                    && !lo.is_ascii_lowercase()
-                    && !is_unreserved(h << 4 | l) =>
-            {
-                i += 3
-            }
-            _ => break,
+        let (h, l) = (HEX_DIGIT[hi as usize], HEX_DIGIT[lo as usize]);
+        if (h | l) & (NOT_HEX | LOWER_HEX) != 0 || is_unreserved(h << 4 | l) {
+            break;
         }
+        i += 3;
     }
     i
 }
@@ -508,9 +518,12 @@ fn line_octet(
             } else if (hi | lo) & LOWER_HEX != 0 {
                 Replacement::Escape(c).write_to(out);
             } else {
-                // `%HH` of a reserved octet, upper-case: already normal.
-                out.extend_from_slice(&body[i..i + 3]);
-                return Ok(i + 3);
+                // `%HH` of a reserved octet, upper-case: already normal,
+                // and so, often, are the escapes after it (non-ASCII text
+                // is three escapes to a letter): copied as one run.
+                let end = skip_normal_escapes(body, i + 3);
+                out.extend_from_slice(&body[i..end]);
+                return Ok(end);
             }
             v.seen.rewritten = true;
             Ok(i + 3)
@@ -773,7 +786,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
                     "a", "/", "abcdefghijklmno", "%", "%2f", "%2F", "%41", "%zz", "*", "$", "é",
-                    "%e3", "%7E", "%4a", "%G1",
+                    "%e3", "%7E", "%4a", "%G1", "%E3%83%84", "%2A", "%7e",
                     " ", "\t", "~", "!", "\"", "{", "|", "}", "<", ">", "^", "`", "\\", "\u{7f}",
                 ][..]),
                 0..40,
