@@ -93,6 +93,25 @@ pub(crate) enum Fast {
 }
 
 impl<'a> Lines<'a> {
+    /// Where the next line starts.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// How many lines have been read.
+    #[inline]
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// Moves past `lines` whole lines that end at `end` (the start of the
+    /// next line), read by the caller.
+    pub fn skip(&mut self, end: usize, lines: u32) {
+        self.pos = end;
+        self.number += lines;
+    }
+
     /// Moves past the line whose end (CR, LF or the body's end) is at `end`.
     #[inline]
     fn finish_line(&mut self, end: usize) {

@@ -274,6 +274,26 @@ struct Builder {
     /// Use the lexer's fast path (off only to test it against the general
     /// path).
     fast: bool,
+    /// The last run of rule lines read at the start of a group: what
+    /// `repeat_block` looks for at the start of the next.
+    block: Block,
+}
+
+/// A block shorter than this is read again rather than repeated: the look
+/// would cost more than reading a line or two.
+const REPEAT_MIN_OCTETS: usize = 64;
+
+/// A run of lines, each an `Allow` or `Disallow` line the fast path read,
+/// back to back from the first rule line of a group: `body[start..end]`
+/// (line ends included), whose rules are `rules` and whose lines are
+/// `first_line..=last_line`.
+#[derive(Clone, Copy, Default)]
+struct Block {
+    start: usize,
+    end: usize,
+    rules: (u32, u32),
+    first_line: u32,
+    last_line: u32,
 }
 
 impl Builder {
@@ -294,6 +314,7 @@ impl Builder {
             warnings: Vec::new(),
             rule_seen: false,
             fast: true,
+            block: Block::default(),
         }
     }
 
@@ -315,6 +336,16 @@ impl Builder {
         };
         let mut lines = lexer::Lines::new(body);
         loop {
+            let line_start = lines.pos();
+            // Before a group's first rule line, when the line starts as the
+            // last group's first run of rules did.
+            if !self.rule_seen
+                && self.block.end - self.block.start >= REPEAT_MIN_OCTETS
+                && body.get(line_start) == Some(&body[self.block.start])
+                && self.repeat_block(body, &mut lines)
+            {
+                continue;
+            }
             // Rule lines outside any group take the general path, which
             // warns about them.
             let rule_mode = (!self.groups.is_empty()).then_some(mode);
@@ -334,11 +365,26 @@ impl Builder {
                     first_star,
                     anchored,
                 } => {
+                    if !self.rule_seen {
+                        // A group's first rule line starts a block.
+                        self.block = Block {
+                            start: line_start,
+                            end: line_start,
+                            rules: (self.rules.len() as u32, self.rules.len() as u32),
+                            first_line: number,
+                            last_line: number,
+                        };
+                    }
                     // As `directive` does for these lines.
                     self.rule_seen = true;
                     if value.1 > value.0 {
                         let facts = (seen, first_star, anchored);
                         self.push_rule(number, allow, &body[value.0..value.1], at, facts);
+                    }
+                    if line_start == self.block.end {
+                        self.block.end = lines.pos();
+                        self.block.rules.1 = self.rules.len() as u32;
+                        self.block.last_line = number;
                     }
                     continue;
                 }
@@ -493,6 +539,91 @@ impl Builder {
         let start = self.arena.len() as u32;
         push_text_or_escaped(&mut self.arena, value);
         self.sitemaps.push((start, self.arena.len() as u32));
+    }
+
+    /// When the lines at `lines.pos()` repeat the text of `self.block`
+    /// octet for octet, as files that give several crawlers the same rules
+    /// in groups of their own do, takes its rules again rather than read
+    /// those lines, and moves past them: the outcome is the same, as the
+    /// fast path reads a rule line the same way wherever it is in a group.
+    /// The rules are pushed with their own lines and their patterns copied
+    /// to the arena's end, so `close_group` shares them as it would the
+    /// patterns of lines it had read. False, having done nothing, when the
+    /// text differs or the block is not one this can take: one with a
+    /// warning, a line without a rule, or patterns no longer back to back
+    /// in the arena.
+    #[inline(never)]
+    fn repeat_block(&mut self, body: &[u8], lines: &mut lexer::Lines) -> bool {
+        let b = self.block;
+        let at = lines.pos();
+        let len = b.end - b.start;
+        if !self.fast
+            || b.end > body.len()
+            || body.get(at..at + len) != Some(&body[b.start..b.end])
+            // A block ending in CR that is here the start of a CRLF.
+            || (body[b.end - 1] == b'\r' && body.get(at + len) == Some(&b'\n'))
+        {
+            return false;
+        }
+        let (r0, r1) = (b.rules.0 as usize, b.rules.1 as usize);
+        // One rule a line (an empty `Disallow:` has none).
+        if (b.last_line - b.first_line) as usize + 1 != r1 - r0 {
+            return false;
+        }
+        // No warning about its lines (warnings are in line order).
+        if self
+            .warnings
+            .iter()
+            .rev()
+            .take_while(|w| w.line >= b.first_line)
+            .any(|w| w.line <= b.last_line)
+        {
+            return false;
+        }
+        // Patterns back to back.
+        let from = self.rules[r0].start as usize;
+        let mut end = from;
+        let mut rewritten = false;
+        for r in &self.rules[r0..r1] {
+            if r.start as usize != end {
+                return false;
+            }
+            end += r.len as usize;
+            rewritten |= r.flags & REWRITTEN != 0;
+        }
+        if rewritten {
+            // The patterns as written of those rewritten: the block's
+            // entries in `written` are one run (it is in rule order), and
+            // their text one run of `written_text`.
+            let w0 = self.written.partition_point(|&(r, _)| (r as usize) < r0);
+            let w1 = self.written.partition_point(|&(r, _)| (r as usize) < r1);
+            let text_from = w0.checked_sub(1).map_or(0, |w| self.written[w].1 as usize);
+            let text_to = self.written[w1 - 1].1 as usize;
+            let piece = self.written_text[text_from..text_to].to_owned();
+            let text_shift = (self.written_text.len() - text_from) as u32;
+            self.written_text.push_str(&piece);
+            let rule_shift = (self.rules.len() - r0) as u32;
+            for k in w0..w1 {
+                let (r, end) = self.written[k];
+                self.written.push((r + rule_shift, end + text_shift));
+            }
+        }
+        let shift = (self.arena.len() - from) as u32;
+        self.arena.extend_from_within(from..end);
+        let first = lines.number() + 1;
+        for i in 0..r1 - r0 {
+            let r = self.rules[r0 + i];
+            self.rules.push(Rule {
+                start: r.start + shift,
+                ..r
+            });
+            self.rule_lines.push(first + i as u32);
+        }
+        lines.skip(at + len, (r1 - r0) as u32);
+        self.rule_seen = true;
+        #[cfg(test)]
+        tests::REPEATED.with(|n| n.set(n.get() + 1));
+        true
     }
 
     /// Starts a group at `line` (RFC 9309 section 2.1: a user-agent line
@@ -896,6 +1027,11 @@ fn push_text_or_escaped(out: &mut Vec<u8>, value: &[u8]) {
 mod tests {
     use super::*;
 
+    thread_local! {
+        /// Blocks `repeat_block` has taken on this thread.
+        pub(super) static REPEATED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+
     #[test]
     fn keys_and_misspellings() {
         assert_eq!(classify(b"USER-AGENT"), Some((Directive::UserAgent, false)));
@@ -950,6 +1086,33 @@ mod tests {
             let (fast, general) = parsed_both_ways(body, false);
             assert_eq!(fast, general, "{body:?}");
         }
+    }
+
+    /// Groups that repeat the rules of a group before them are read by
+    /// `repeat_block`, with the outcome of reading them line by line.
+    #[test]
+    fn repeated_groups_are_taken_again_with_their_own_lines() {
+        let rules = "Disallow: /private/\nAllow: /private/ok\nDisallow: /a b\n\
+                     Disallow: /search?q=*\nDisallow: /*.pdf$\n";
+        let body = format!(
+            "User-agent: a\n{rules}\nUser-agent: b\nUser-agent: c\n{rules}\
+             Sitemap: https://example.com/s.xml\n\nUser-agent: d\n{rules}Disallow: /more\n"
+        );
+        REPEATED.with(|n| n.set(0));
+        let robots = Robots::parse(&body);
+        assert_eq!(REPEATED.with(|n| n.get()), 2);
+        let (fast, general) = parsed_both_ways(body.as_bytes(), false);
+        assert_eq!(fast, general);
+        // Each repeated rule has its own line, and its pattern as written.
+        let d = robots.explain("d", "https://example.com/a%20b");
+        assert_eq!(
+            d.rule().map(|r| (r.line(), r.pattern())),
+            Some((20, "/a b"))
+        );
+        let c = robots.explain("c", "https://example.com/x.pdf");
+        assert_eq!(c.rule().map(|r| r.line()), Some(14));
+        assert!(!robots.is_allowed("d", "https://example.com/more"));
+        assert!(robots.is_allowed("c", "https://example.com/more"));
     }
 
     #[test]
@@ -1144,6 +1307,54 @@ mod tests {
                 body.extend_from_slice(line.as_bytes());
             }
             let (fast, general) = parsed_both_ways(&body, mk1996);
+            proptest::prop_assert_eq!(fast, general);
+        }
+    }
+
+    proptest::proptest! {
+        /// Groups drawn from a few blocks of rule lines, so that many
+        /// repeat one before them, in part or whole, with any line ends,
+        /// comments, warnings, rewritten patterns and empty rules: reading
+        /// them with `repeat_block` gives what reading every line does.
+        #[test]
+        fn repeated_groups_agree_with_the_general_path(
+            groups in proptest::collection::vec(
+                (
+                    0..3usize,
+                    proptest::collection::vec(
+                        proptest::sample::select(&[
+                            "Disallow: /private/directory/", "Allow: /private/directory/ok",
+                            "Disallow: /a b/with spaces", "Disallow: /*.pdf$", "Disallow:",
+                            "Disallow: relative/path/here", "Allow: /x # a comment here",
+                            "Disallow: /%e3%83%84/lower", "Disallow: /search?q=*&page=",
+                            "Sitemap: https://example.com/sitemap.xml", "# comment", "",
+                            "Crawl-delay: 5",
+                        ][..]),
+                        0..8,
+                    ),
+                    proptest::sample::select(&["\n", "\r\n", "\r"][..]),
+                    proptest::sample::select(&["", "\n", "\r\n", "# c\n"][..]),
+                ),
+                1..6,
+            ),
+            pool in proptest::collection::vec(0..3usize, 1..6),
+            mk1996 in proptest::bool::weighted(0.2),
+        ) {
+            // Three blocks of rules; each group takes one of them (by
+            // `pool`) after its own user-agent lines.
+            let blocks: Vec<String> = groups
+                .iter()
+                .map(|(_, lines, end, _)| lines.iter().map(|l| format!("{l}{end}")).collect())
+                .collect();
+            let mut body = String::new();
+            for (i, (agents, _, end, after)) in groups.iter().enumerate() {
+                for a in 0..=*agents {
+                    body.push_str(&format!("User-agent: bot{a}{end}"));
+                }
+                body.push_str(&blocks[pool[i % pool.len()] % blocks.len()]);
+                body.push_str(after);
+            }
+            let (fast, general) = parsed_both_ways(body.as_bytes(), mk1996);
             proptest::prop_assert_eq!(fast, general);
         }
     }
