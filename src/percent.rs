@@ -44,9 +44,7 @@ const fn class_table() -> [Class; 256] {
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        let keep = c.is_ascii_alphanumeric()
-            // RFC 3986 section 2.3 unreserved
-            || matches!(c, b'-' | b'.' | b'_' | b'~')
+        let keep = unreserved(c)
             // RFC 3986 section 2.2 reserved (gen-delims and sub-delims),
             // less `*` and `$` which are handled apart
             || matches!(
@@ -103,19 +101,23 @@ static HEX_DIGIT: [u8; 256] = {
 const LOWER_HEX: u8 = 0x10;
 const NOT_HEX: u8 = 0x80;
 
-/// RFC 3986 section 2.3: `A-Z a-z 0-9 - . _ ~`.
+/// RFC 3986 section 2.3 unreserved: `A-Z a-z 0-9 - . _ ~`.
+const fn unreserved(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
+}
+
+/// [`unreserved`], by table.
 #[inline]
 fn is_unreserved(b: u8) -> bool {
     UNRESERVED[b as usize] != 0
 }
 
-/// 1 for the unreserved octets ([`is_unreserved`]).
+/// 1 for the [`unreserved`] octets.
 static UNRESERVED: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
     while b < 256 {
-        let c = b as u8;
-        t[b] = (c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')) as u8;
+        t[b] = unreserved(b as u8) as u8;
         b += 1;
     }
     t

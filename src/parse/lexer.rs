@@ -67,8 +67,9 @@ pub(crate) enum Fast {
     Skipped,
     /// A `key: value` line of another key (or a rule line outside any
     /// group), consumed: `body[key.0..key.1]`, `body[value.0..value.1]`,
-    /// both trimmed. `known` says when the key is `User-agent` or
-    /// `Sitemap`, written as such, so that it need not be read again.
+    /// both trimmed. `known` is what the lexer recognised of the key
+    /// (written exactly so), so that `User-agent` and `Sitemap` need not
+    /// be read again.
     Record {
         number: u32,
         key: (usize, usize),
