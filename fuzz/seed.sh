@@ -35,6 +35,20 @@ cat "$src"/*.txt | tr '\r' '\n' | grep -aiE '^[[:space:]]*(dis)?allow[[:space:]]
 cp "$src"/30?_*.txt corpus/differential/
 cp corpus/normalize/v1?? corpus/differential/ 2>/dev/null || true
 
-for target in parse_check explain normalize differential; do
+# fast_path: each corpus file as a body (flags 0), and, in the
+# repeated-groups mode (flags 2), the first rule lines of some files as a
+# block, taken again by groups with each kind of change.
+mkdir -p corpus/fast_path
+for f in "$src"/*.txt; do
+    { printf '\x00'; cat "$f"; } > "corpus/fast_path/$(basename "$f")"
+done
+for f in "$src"/0[0-4]?_*.txt; do
+    block=$(grep -aiE '^(dis)?allow' "$f" | head -12 || true)
+    { printf '\x02%s\n' "$block"
+      printf '\x1f\x00\x1f\x01\x1f\x02\x1f\x43Disallow: /x\n\x1f\x84\r\x1f\x03\x1f\xc0'
+    } > "corpus/fast_path/$(basename "$f" .txt).rep"
+done
+
+for target in parse_check explain normalize differential fast_path; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done

@@ -145,6 +145,12 @@ pub mod __fuzz {
         crate::matcher::url::path_and_query(url).into_owned()
     }
 
+    /// Everything parsed from `body` (as `Debug` text), with the parser's
+    /// fast paths on and then off: equal for every input.
+    pub fn parsed_both_ways(body: &[u8], mk1996: bool) -> (String, String) {
+        crate::parse::parsed_both_ways(body, mk1996)
+    }
+
     pub use crate::matcher::reference::{
         RefRule, allowed as reference_allowed, glob as reference_glob,
     };

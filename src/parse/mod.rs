@@ -1023,6 +1023,20 @@ fn push_text_or_escaped(out: &mut Vec<u8>, value: &[u8]) {
     }
 }
 
+/// Everything parsed from `body`, as text (`Debug` of the whole parse), with
+/// the lexer's fast path and the builder's repeated-block path on, then off:
+/// the two must be equal. For the tests and the `fast_path` fuzz target.
+#[cfg(any(test, feature = "__fuzz"))]
+pub(crate) fn parsed_both_ways(body: &[u8], mk1996: bool) -> (String, String) {
+    let options = ParseOptions::new().mk1996(mk1996);
+    let run = |fast: bool| {
+        let mut b = Builder::new(&options);
+        b.fast = fast;
+        format!("{:?}", b.run(body))
+    };
+    (run(true), run(false))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1063,17 +1077,6 @@ mod tests {
         assert_eq!(product_token(b"MJ12bot"), b"MJ12bot");
         assert_eq!(product_token(b"(compatible)"), b"");
         assert!(is_star(b"*") && is_star(b"* Disallow: /") && !is_star(b"*bot"));
-    }
-
-    /// Everything parsed, as text, with the fast path on or off.
-    fn parsed_both_ways(body: &[u8], mk1996: bool) -> (String, String) {
-        let options = ParseOptions::new().mk1996(mk1996);
-        let run = |fast: bool| {
-            let mut b = Builder::new(&options);
-            b.fast = fast;
-            format!("{:?}", b.run(body))
-        };
-        (run(true), run(false))
     }
 
     #[test]
