@@ -84,6 +84,26 @@ fn host_and_unknown_records_are_kept() {
 }
 
 #[test]
+fn records_keep_text_that_is_not_utf8_with_replacement_characters() {
+    // Key and value with a Latin-1 octet each; the text around them stays.
+    let robots = Robots::parse(b"User-agent: *\nNo\xefndex: /caf\xe9/menu\nTag: caf\xc3\xa9\n");
+    let records: Vec<(&str, &str)> = robots
+        .records()
+        .iter()
+        .map(|r| (&*r.key, &*r.value))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            ("No\u{FFFD}ndex", "/caf\u{FFFD}/menu"),
+            ("Tag", "caf\u{e9}")
+        ]
+    );
+    let unknown: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+    assert!(unknown[0].contains("No\u{FFFD}ndex"), "{unknown:?}");
+}
+
+#[test]
 fn mk1996_takes_operators_literally() {
     let body = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /a*b\n";
     let modern = Robots::parse(body);

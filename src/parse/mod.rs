@@ -435,7 +435,7 @@ impl Builder {
         match classify(key) {
             Some((directive, misspelled)) => {
                 if misspelled {
-                    let written = String::from_utf8_lossy(key).into();
+                    let written = lossy(key);
                     self.warn(
                         number,
                         WarningKind::Misspelled {
@@ -447,9 +447,9 @@ impl Builder {
                 self.directive(number, directive, value);
             }
             None => {
-                let key: Box<str> = String::from_utf8_lossy(key).into();
+                let key = lossy(key);
                 self.warn(number, WarningKind::UnknownKey { key: key.clone() });
-                let value = String::from_utf8_lossy(value).into();
+                let value = lossy(value);
                 self.records.push(Record {
                     line: number,
                     key,
@@ -995,6 +995,17 @@ fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
         }
     }
     u64::from_be_bytes(k)
+}
+
+/// `value` as text, each invalid UTF-8 sequence replaced by U+FFFD, as
+/// `String::from_utf8_lossy` does; but valid text, nearly every value, is
+/// checked by `str::from_utf8`, several octets a step, rather than chunk by
+/// chunk.
+fn lossy(value: &[u8]) -> Box<str> {
+    match std::str::from_utf8(value) {
+        Ok(text) => text.into(),
+        Err(_) => String::from_utf8_lossy(value).into(),
+    }
 }
 
 /// A value as text: as written when it is UTF-8, otherwise with every octet
