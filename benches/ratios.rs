@@ -1,5 +1,5 @@
 //! keepout against texting_robots in alternating rounds:
-//! `cargo bench --bench ratios` (about 25 s).
+//! `cargo bench --bench ratios` (about 35 s).
 //!
 //! `--bench matching` (criterion) times each library in turn, a minute or
 //! more apart; on a machine shared with other jobs its speed drifts in
@@ -165,6 +165,26 @@ fn main() {
                 }),
             ],
             ("MiB/s", bytes as f64 * 1e9 / f64::from(1 << 20)),
+        );
+    }
+    // The parse by kind of line: what the corpus's total is made of.
+    for (kind, body) in corpus::line_kinds() {
+        let body = body.as_bytes();
+        compare(
+            &format!(
+                "parse by line kind, {} lines of {kind:?} ({} bytes)",
+                corpus::KIND_LINES,
+                body.len()
+            ),
+            rounds,
+            budget / 2,
+            ("texting_robots", &mut || {
+                let _ = black_box(texting_robots::Robot::new(AGENT, black_box(body)));
+            }),
+            &mut [("keepout", &mut || {
+                black_box(Robots::parse(black_box(body)));
+            })],
+            ("M lines/s", corpus::KIND_LINES as f64 * 1e3),
         );
     }
     // Checks: the same list as `--bench matching`'s `check/rest`.

@@ -242,3 +242,84 @@ fn adversarial_path() -> String {
 pub fn adversarial_url() -> String {
     format!("https://example.com{}", adversarial_path())
 }
+
+/// Lines of each kind in a [`line_kinds`] body.
+pub const KIND_LINES: usize = 1000;
+
+/// Bodies of [`KIND_LINES`] lines of one kind each (names drawn from a
+/// fixed sequence), to see what each kind of line costs a parser: the
+/// corpus's total hides that its rule lines parse much faster, relative to
+/// other parsers, than its user-agent or sitemap lines.
+pub fn line_kinds() -> Vec<(&'static str, String)> {
+    // A linear congruential sequence: names of 5 to 12 letters.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut name = move || {
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        let len = 5 + next() % 8;
+        (0..len)
+            .map(|_| (b'a' + (next() % 26) as u8) as char)
+            .collect::<String>()
+    };
+    let mut kinds: Vec<(&'static str, String)> = Vec::new();
+    let mut each = |label, head: &str, line: &mut dyn FnMut(usize) -> String, tail: &str| {
+        let mut s = String::from(head);
+        for i in 0..KIND_LINES {
+            s.push_str(&line(i));
+        }
+        s.push_str(tail);
+        kinds.push((label, s));
+    };
+    each(
+        "Disallow: /path",
+        "User-agent: *\n",
+        &mut |i| format!("Disallow: /{}/page-{i}.html\n", name()),
+        "",
+    );
+    each(
+        "Disallow: /*?q=*",
+        "User-agent: *\n",
+        &mut |_| format!("Disallow: /*?{}=*\n", name()),
+        "",
+    );
+    each(
+        "User-agent, one group",
+        "",
+        &mut |_| format!("User-agent: {}Bot\n", name()),
+        "Disallow: /\n",
+    );
+    each(
+        "groups of 2 lines",
+        "",
+        &mut |_| format!("User-agent: {}Bot\nDisallow: /\n", name()),
+        "",
+    );
+    each(
+        "Sitemap",
+        "User-agent: *\nDisallow: /x\n",
+        &mut |i| {
+            format!(
+                "Sitemap: https://www.example.com/maps/{}-{i}.xml.gz\n",
+                name()
+            )
+        },
+        "",
+    );
+    each(
+        "unknown key",
+        "User-agent: *\n",
+        &mut |i| format!("Noindex: /{}/page-{i}.html\n", name()),
+        "",
+    );
+    each(
+        "comment",
+        "User-agent: *\nDisallow: /x\n",
+        &mut |_| format!("# {} is a crawler we would rather not see here\n", name()),
+        "",
+    );
+    kinds
+}
