@@ -979,22 +979,15 @@ impl Builder {
 /// `agent::token_key` of the `len`-octet token at `arena[start..]`: its
 /// first 8 octets, lower-cased and zero-padded, as a big-endian integer.
 fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
-    let n = len.min(8);
-    let mut k = [0u8; 8];
     match arena.get(start..start + 8) {
         // Eight octets at once, those past the token cleared.
         Some(w) => {
-            for i in 0..8 {
-                k[i] = if i < n { w[i].to_ascii_lowercase() } else { 0 };
-            }
+            let w = u64::from_be_bytes(w.try_into().expect("8 octets"));
+            let past = u64::MAX.checked_shr(8 * len.min(8) as u32).unwrap_or(0);
+            crate::agent::lower8(w) & !past
         }
-        None => {
-            for (d, s) in k.iter_mut().zip(&arena[start..start + n]) {
-                *d = s.to_ascii_lowercase();
-            }
-        }
+        None => crate::agent::token_key(&arena[start..start + len]),
     }
-    u64::from_be_bytes(k)
 }
 
 /// `value` as text, each invalid UTF-8 sequence replaced by U+FFFD, as
