@@ -850,7 +850,9 @@ impl Builder {
         // its token (its first 8 octets, lower-cased), group and index,
         // which decides every comparison but those between tokens that
         // share their first 8 octets.
-        let mut keyed: Vec<u128> = Vec::with_capacity(self.agents.len());
+        // (No allocation when only `*` names a group, as in many files.)
+        let named = self.agents.iter().any(|a| !a.star && a.token_len != 0);
+        let mut keyed: Vec<u128> = Vec::with_capacity(if named { self.agents.len() } else { 0 });
         let mut long = false;
         for (i, a) in self.agents.iter().enumerate() {
             if a.star || a.token_len == 0 {
@@ -886,13 +888,19 @@ impl Builder {
             .fold(0, |f, &k| f | crate::model::token_bit(k));
         let lookup = keyed.iter().map(|&k| k as u32).collect();
         let lookup_groups: Vec<u32> = keyed.iter().map(|&k| (k >> 32) as u32).collect();
-        let mut star_groups: Vec<u32> = self
-            .agents
-            .iter()
-            .filter(|a| a.star)
-            .map(|a| a.group)
-            .collect();
-        star_groups.dedup();
+        // The groups of the `*` agents, each once (groups never decrease
+        // along the agents), counted first so that the array is allocated
+        // once, at its size.
+        let star_groups_in = || {
+            let mut last = None;
+            self.agents
+                .iter()
+                .filter(|a| a.star)
+                .map(|a| a.group)
+                .filter(move |&g| last.replace(g) != Some(g))
+        };
+        let mut star_groups: Vec<u32> = Vec::with_capacity(star_groups_in().count());
+        star_groups.extend(star_groups_in());
         // An index slot for each group large enough to get an index.
         let mut slots = 0;
         for g in &mut self.groups {
@@ -1166,6 +1174,15 @@ mod tests {
             _ => None,
         };
         assert_eq!(p.star_one.get(), star_one);
+        // The `*` groups: each group with a `*` agent, once, in order.
+        let mut stars: Vec<u32> = p
+            .agents
+            .iter()
+            .filter(|a| a.star)
+            .map(|a| a.group)
+            .collect();
+        stars.dedup();
+        assert_eq!(&*p.star_groups, &stars[..]);
         for (k, &i) in p.lookup.iter().enumerate() {
             let a = &p.agents[i as usize];
             assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
@@ -1203,6 +1220,22 @@ mod tests {
         assert!(p.merged_slot(&groups[1..]).is_none());
         let (one, _) = crate::agent::select(&p, "g1");
         assert!(p.merged_slot(one).is_none());
+    }
+
+    #[test]
+    fn star_groups_are_each_group_with_a_star_once() {
+        let body = "User-agent: *\nUser-agent: bot\nUser-agent: *\nDisallow: /a\n\
+                    User-agent: other\nDisallow: /b\n\
+                    User-agent: *\nUser-agent: *\nDisallow: /c\n";
+        check_lookup(body.as_bytes());
+        assert_eq!(
+            &*parse(body.as_bytes(), &ParseOptions::new()).star_groups,
+            [0, 2]
+        );
+        // Only `*`: no table of names.
+        let p = parse(b"User-agent: *\nDisallow: /a\n", &ParseOptions::new());
+        assert!(p.lookup.is_empty() && p.lookup_keys.is_empty());
+        assert_eq!(&*p.star_groups, [0]);
     }
 
     /// A crawler named in thousands of empty groups (or thousands of empty
