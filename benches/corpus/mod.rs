@@ -265,61 +265,62 @@ pub fn line_kinds() -> Vec<(&'static str, String)> {
             .map(|_| (b'a' + (next() % 26) as u8) as char)
             .collect::<String>()
     };
-    let mut kinds: Vec<(&'static str, String)> = Vec::new();
-    let mut each = |label, head: &str, line: &mut dyn FnMut(usize) -> String, tail: &str| {
-        let mut s = String::from(head);
-        for i in 0..KIND_LINES {
-            s.push_str(&line(i));
-        }
-        s.push_str(tail);
-        kinds.push((label, s));
-    };
-    each(
-        "Disallow: /path",
-        "User-agent: *\n",
-        &mut |i| format!("Disallow: /{}/page-{i}.html\n", name()),
-        "",
-    );
-    each(
-        "Disallow: /*?q=*",
-        "User-agent: *\n",
-        &mut |_| format!("Disallow: /*?{}=*\n", name()),
-        "",
-    );
-    each(
-        "User-agent, one group",
-        "",
-        &mut |_| format!("User-agent: {}Bot\n", name()),
-        "Disallow: /\n",
-    );
-    each(
-        "groups of 2 lines",
-        "",
-        &mut |_| format!("User-agent: {}Bot\nDisallow: /\n", name()),
-        "",
-    );
-    each(
-        "Sitemap",
-        "User-agent: *\nDisallow: /x\n",
-        &mut |i| {
-            format!(
-                "Sitemap: https://www.example.com/maps/{}-{i}.xml.gz\n",
-                name()
-            )
-        },
-        "",
-    );
-    each(
-        "unknown key",
-        "User-agent: *\n",
-        &mut |i| format!("Noindex: /{}/page-{i}.html\n", name()),
-        "",
-    );
-    each(
-        "comment",
-        "User-agent: *\nDisallow: /x\n",
-        &mut |_| format!("# {} is a crawler we would rather not see here\n", name()),
-        "",
-    );
+    // (label, the lines before, one line from a name and its number, the
+    // lines after)
+    type Line = fn(&str, usize) -> String;
+    let kinds: [(&str, &str, Line, &str); 7] = [
+        (
+            "Disallow: /path",
+            "User-agent: *\n",
+            |n, i| format!("Disallow: /{n}/page-{i}.html\n"),
+            "",
+        ),
+        (
+            "Disallow: /*?q=*",
+            "User-agent: *\n",
+            |n, _| format!("Disallow: /*?{n}=*\n"),
+            "",
+        ),
+        (
+            "User-agent, one group",
+            "",
+            |n, _| format!("User-agent: {n}Bot\n"),
+            "Disallow: /\n",
+        ),
+        (
+            "groups of 2 lines",
+            "",
+            |n, _| format!("User-agent: {n}Bot\nDisallow: /\n"),
+            "",
+        ),
+        (
+            "Sitemap",
+            "User-agent: *\nDisallow: /x\n",
+            |n, i| format!("Sitemap: https://www.example.com/maps/{n}-{i}.xml.gz\n"),
+            "",
+        ),
+        (
+            "unknown key",
+            "User-agent: *\n",
+            |n, i| format!("Noindex: /{n}/page-{i}.html\n"),
+            "",
+        ),
+        (
+            "comment",
+            "User-agent: *\nDisallow: /x\n",
+            |n, _| format!("# {n} is a crawler we would rather not see here\n"),
+            "",
+        ),
+    ];
     kinds
+        .into_iter()
+        .map(|(label, head, line, tail)| {
+            let mut s = String::from(head);
+            for i in 0..KIND_LINES {
+                s.push_str(&line(&name(), i));
+            }
+            s.push_str(tail);
+            (label, s)
+        })
+        .collect()
 }
