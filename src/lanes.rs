@@ -102,6 +102,15 @@ impl Marks {
         self.0 == 0
     }
 
+    /// The marks of lanes `..r` (all of them for `r` of 16 or more).
+    #[inline(always)]
+    pub(crate) fn before(self, r: usize) -> Marks {
+        let keep = (1 as imp::Bits)
+            .checked_shl(r as u32 * imp::LANE_BITS)
+            .map_or(!0, |bit| bit - 1);
+        Marks(self.0 & keep)
+    }
+
     /// The marks of lanes `r..`, moved down to start at lane 0 (none for
     /// `r` of 16 or more).
     #[inline(always)]
@@ -184,6 +193,9 @@ mod tests {
             assert_eq!(marks.is_empty(), a == 16 && b == 16);
             for r in 0..=20 {
                 assert_eq!(marks.after(r).first(), naive(&m, r), "{a} {b} {r}");
+                // Of the lanes before `r`, the first marked, if any.
+                let before = (0..r.min(16)).find(|&i| m[i] != 0).unwrap_or(16);
+                assert_eq!(marks.before(r).first(), before, "{a} {b} {r}");
             }
         }
     }

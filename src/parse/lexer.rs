@@ -76,6 +76,16 @@ pub(crate) enum Fast {
         value: (usize, usize),
         known: Key,
     },
+    /// A `Sitemap` line, consumed: its value, `body[value.0..value.1]`
+    /// (trimmed), has been appended to the arena at `at` as written.
+    /// `ascii`: every octet of it is ASCII (else the builder writes it
+    /// again, as text).
+    Sitemap {
+        number: u32,
+        value: (usize, usize),
+        at: usize,
+        ascii: bool,
+    },
     /// An `Allow` or `Disallow` line, consumed; its value's normal form has
     /// been appended to the arena.
     Rule {
@@ -244,6 +254,26 @@ impl<'a> Lines<'a> {
                 anchored: v.anchored,
             };
         }
+        if kind == Key::Sitemap {
+            // Found and copied in one pass, as a rule's value is.
+            let mark = arena.len();
+            let (stop, ascii) = copy_value(body, value, arena);
+            if !self.finish_value_line(start, stop) {
+                arena.truncate(mark);
+                return Fast::No;
+            }
+            let mut value_end = stop;
+            while value_end > value && is_space(body[value_end - 1]) {
+                value_end -= 1;
+            }
+            arena.truncate(mark + (value_end - value));
+            return Fast::Sitemap {
+                number: self.number,
+                value: (value, value_end),
+                at: mark,
+                ascii,
+            };
+        }
         let stop = scan_to(&VALUE_STOP, body, value);
         if !self.finish_value_line(start, stop) {
             return Fast::No;
@@ -279,14 +309,7 @@ static VALUE_STOP: [u8; 256] = {
 fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = body.get(i..i + 16) {
         let v: &Lanes = chunk.try_into().expect("16 octets");
-        let k = Marks::of(lanes_or(
-            lanes_or(
-                lanes_where(v, |b| b == b'\n'),
-                lanes_where(v, |b| b == b'\r'),
-            ),
-            lanes_or(lanes_where(v, |b| b == b'#'), lanes_where(v, |b| b == 0)),
-        ))
-        .first();
+        let k = Marks::of(value_stops(v)).first();
         i += k;
         if k < 16 {
             return i;
@@ -296,6 +319,48 @@ fn scan_to(table: &[u8; 256], body: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The lanes of `v` that [`VALUE_STOP`] marks.
+#[inline(always)]
+fn value_stops(v: &Lanes) -> Lanes {
+    lanes_or(
+        lanes_or(
+            lanes_where(v, |b| b == b'\n'),
+            lanes_where(v, |b| b == b'\r'),
+        ),
+        lanes_or(lanes_where(v, |b| b == b'#'), lanes_where(v, |b| b == 0)),
+    )
+}
+
+/// [`scan_to`] with [`VALUE_STOP`], which also tells whether every octet
+/// it crosses is ASCII (the same sixteen-octet steps, one more test each),
+/// then appends those octets to `out`: the stop, and that answer.
+#[inline]
+fn copy_value(body: &[u8], from: usize, out: &mut Vec<u8>) -> (usize, bool) {
+    let mut i = from;
+    let mut ascii = true;
+    let stop = loop {
+        let Some(chunk) = body.get(i..i + 16) else {
+            while i < body.len() && VALUE_STOP[body[i] as usize] == 0 {
+                ascii &= body[i].is_ascii();
+                i += 1;
+            }
+            break i;
+        };
+        let v: &Lanes = chunk.try_into().expect("16 octets");
+        let stops = Marks::of(value_stops(v));
+        let high = Marks::of(lanes_where(v, |b| b >= 0x80));
+        if !stops.is_empty() {
+            let k = stops.first();
+            ascii &= high.before(k).is_empty();
+            break i + k;
+        }
+        ascii &= high.is_empty();
+        i += 16;
+    };
+    out.extend_from_slice(&body[from..stop]);
+    (stop, ascii)
 }
 
 /// The offset of the first CR, LF or NUL at or after `from`, or the body's
