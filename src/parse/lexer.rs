@@ -68,8 +68,8 @@ pub(crate) enum Fast {
     /// A `key: value` line of another key (or a rule line outside any
     /// group), consumed: `body[key.0..key.1]`, `body[value.0..value.1]`,
     /// both trimmed. `known` is what the lexer recognised of the key
-    /// (written exactly so), so that `User-agent` and `Sitemap` need not
-    /// be read again.
+    /// (written exactly so), so that `User-agent` need not be read again
+    /// (`Sitemap` lines come as [`Fast::Sitemap`]).
     Record {
         number: u32,
         key: (usize, usize),
@@ -175,7 +175,8 @@ impl<'a> Lines<'a> {
     /// each read in one pass: blank lines, comment lines, and `key: value`
     /// lines whose key starts the line. The value of an `Allow`/`Disallow`
     /// line is normalised into `arena` as it is read (when `rule_mode` is
-    /// given, i.e. inside a group). A line of any other shape, one past
+    /// given, i.e. inside a group), and that of a `Sitemap` line copied
+    /// there as it is read. A line of any other shape, one past
     /// `MAX_LINE_LEN`, or one holding a NUL, is left to
     /// [`next`](Iterator::next); the outcome is the same as if it had read
     /// the line.
