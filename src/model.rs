@@ -209,6 +209,10 @@ pub(crate) fn token_bit(key: u64) -> u64 {
 /// [`Group::index`] of a group without an index slot.
 pub(crate) const NO_INDEX: u32 = u32::MAX;
 
+/// The index slot number of [`Parsed::star_slot`], the slot kept in the
+/// parsed file's own struct.
+pub(crate) const STAR_SLOT: u32 = u32::MAX - 1;
+
 /// Where a large group's prefix index goes, built when checks have come to
 /// need it ([`rent`](crate::matcher::rent)); boxed, so an unbuilt one costs
 /// 16 bytes. A clone starts empty again.
@@ -351,8 +355,8 @@ pub(crate) struct AgentName {
 ///
 /// Laid out in the order written (`repr(C)`): the fields that
 /// `Robots::is_allowed` reads for a crawler that no group names come first,
-/// in 112 bytes, so that such a check reads two or three cache lines of
-/// this struct rather than its whole 232 bytes.
+/// in 128 bytes, so that such a check reads two or three cache lines of
+/// this struct rather than its whole 248 bytes.
 #[derive(Debug, Clone, Default)]
 #[repr(C)]
 pub(crate) struct Parsed {
@@ -365,6 +369,13 @@ pub(crate) struct Parsed {
     pub lookup_keys: Box<[u64]>,
     /// Groups with a `*` user-agent, in file order.
     pub star_groups: Box<[u32]>,
+    /// The index slot of what crawlers no group names read: the one `*`
+    /// group's (when it is large enough for one) or the merged `*` groups'
+    /// ([`star_index`](Parsed::star_index)). Their slot number is
+    /// [`STAR_SLOT`]. Kept here rather than in `indexes`, so that such a
+    /// check goes from this struct to the index without a look at another
+    /// allocation, a likely cache miss when checks go from host to host.
+    pub star_slot: IndexSlot,
     /// The `*` group when there is exactly one: its rules and index slot
     /// ([`NO_INDEX`] when it is too small for one), so that a check for a
     /// crawler no group names, the common case, reads neither
@@ -434,10 +445,21 @@ impl Parsed {
         self.rare().map_or(&[], |r| &r.warnings)
     }
 
+    /// The index slot numbered `slot` ([`STAR_SLOT`] or a position in
+    /// `indexes`), if there is one ([`NO_INDEX`]: none).
+    #[inline]
+    pub fn slot(&self, slot: u32) -> Option<&OnceLock<Box<Index>>> {
+        if slot == STAR_SLOT {
+            Some(&self.star_slot.0)
+        } else {
+            self.indexes.get(slot as usize).map(|slot| &slot.0)
+        }
+    }
+
     /// The prefix index slot of `group`, if it is large enough to have one.
     #[inline]
     pub fn index_slot(&self, group: &Group) -> Option<&OnceLock<Box<Index>>> {
-        self.indexes.get(group.index as usize).map(|slot| &slot.0)
+        self.slot(group.index)
     }
 
     /// The slot of the prefix index over the rules of all of `groups`,
@@ -453,7 +475,7 @@ impl Parsed {
         } else {
             return None;
         };
-        self.indexes.get(slot as usize).map(|slot| &slot.0)
+        self.slot(slot)
     }
 
     /// The merged index slot of `groups` when they are a crawler name's run
@@ -563,9 +585,9 @@ mod tests {
         assert_eq!(std::mem::size_of::<super::Group>(), 24);
         assert_eq!(std::mem::size_of::<super::IndexSlot>(), 16);
         assert_eq!(std::mem::size_of::<super::AgentName>(), 16);
-        // Its first 112 bytes are what `Robots::is_allowed` reads.
-        assert_eq!(std::mem::size_of::<super::Parsed>(), 232);
-        assert_eq!(std::mem::offset_of!(super::Parsed, rule_lines), 112);
+        // Its first 128 bytes are what `Robots::is_allowed` reads.
+        assert_eq!(std::mem::size_of::<super::Parsed>(), 248);
+        assert_eq!(std::mem::offset_of!(super::Parsed, rule_lines), 128);
     }
 
     #[test]

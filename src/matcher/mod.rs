@@ -103,12 +103,11 @@ fn rules_best(parsed: &Parsed, rules: (u32, u32), slot: u32, path: &[u8]) -> Opt
             path,
         )
     };
-    match parsed.indexes.get(slot as usize) {
-        Some(slot) => match slot.0.get() {
+    match parsed.slot(slot) {
+        Some(slot) => match slot.get() {
             Some(index) => index.best(&parsed.arena, path),
             None if rent(parsed, rules.1 - rules.0, path) => linear(),
             None => slot
-                .0
                 .get_or_init(|| Box::new(index::Index::build(parsed, rules)))
                 .best(&parsed.arena, path),
         },
@@ -385,7 +384,9 @@ mod tests {
         // One group of 100 rules, and two merged ones of 50.
         for (groups, rules) in [(1, 100), (2, 50)] {
             let p = parse(body(groups, rules).as_bytes(), &ParseOptions::new());
-            let built = || p.indexes.iter().any(|s| s.0.get().is_some());
+            // The `*` groups' index, one group's or the merged one, is the
+            // slot kept in `Parsed`.
+            let built = || p.star_slot.0.get().is_some();
             // A 9-octet path costs one unit a rule: 100 a check.
             let path = b"/dir0-7/x";
             for i in 0..INDEX_PRICE_SCANS {
@@ -404,9 +405,9 @@ mod tests {
         // 600 octets: 38 units a rule, more than the price.
         let long = format!("/dir0-7/{}", "a".repeat(592));
         assert!(best(&p, &p.star_groups, long.as_bytes()).is_some());
-        assert!(p.indexes[0].0.get().is_some());
+        assert!(p.star_slot.0.get().is_some());
         let p = parse(text.as_bytes(), &ParseOptions::new());
         prepare(&p, &p.star_groups, Access::Rules);
-        assert!(p.indexes[0].0.get().is_some());
+        assert!(p.star_slot.0.get().is_some());
     }
 }

@@ -14,7 +14,7 @@ use crate::limits::MAX_BODY_LEN;
 use crate::lint::{Warning, WarningKind};
 use crate::model::{
     ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Parsed, REWRITTEN, Rare,
-    Rule, RuleLinesBuilder, StarOne, WILDCARD, Written,
+    Rule, RuleLinesBuilder, STAR_SLOT, StarOne, WILDCARD, Written,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{Record, RequestRate, parse_crawl_delay};
@@ -920,15 +920,25 @@ impl Builder {
         };
         let mut star_groups: Vec<u32> = Vec::with_capacity(star_groups_in().count());
         star_groups.extend(star_groups_in());
-        // An index slot for each group large enough to get an index.
+        // An index slot for each group large enough to get an index: the
+        // one `*` group's is `Parsed::star_slot`, the others are numbered.
+        let star_group = match *star_groups {
+            [g] => g as usize,
+            _ => usize::MAX,
+        };
         let mut slots = 0;
-        for g in &mut self.groups {
+        for (i, g) in self.groups.iter_mut().enumerate() {
             if g.rules.1 - g.rules.0 > crate::matcher::INDEX_MIN_RULES {
-                g.index = slots;
-                slots += 1;
+                g.index = if i == star_group {
+                    STAR_SLOT
+                } else {
+                    slots += 1;
+                    slots - 1
+                };
             }
         }
-        // And one for the `*` groups together, when several apply.
+        // And one for the `*` groups together, when several apply (also
+        // `Parsed::star_slot`).
         let groups = &self.groups;
         // What a merged check without an index walks: every group, and
         // every rule of each (a name in thousands of empty groups costs as
@@ -940,8 +950,7 @@ impl Builder {
         };
         let star_index =
             if star_groups.len() > 1 && rules_in(&star_groups) > crate::matcher::INDEX_MIN_RULES {
-                slots += 1;
-                slots - 1
+                STAR_SLOT
             } else {
                 NO_INDEX
             };
@@ -991,6 +1000,7 @@ impl Builder {
             lookup,
             lookup_groups: lookup_groups.into_boxed_slice(),
             star_one,
+            star_slot: IndexSlot::default(),
             spent: Default::default(),
             named_filter,
             star_groups: star_groups.into_boxed_slice(),
@@ -1220,6 +1230,15 @@ mod tests {
             _ => None,
         };
         assert_eq!(p.star_one.get(), star_one);
+        // The index slot in `Parsed` is the one `*` group's, or the merged
+        // `*` groups', and no other's.
+        for (i, g) in p.groups.iter().enumerate() {
+            let large = g.rules.1 - g.rules.0 > crate::matcher::INDEX_MIN_RULES;
+            let star = *p.star_groups == [i as u32];
+            assert_eq!(g.index == STAR_SLOT, large && star);
+            assert_eq!(g.index == NO_INDEX, !large);
+        }
+        assert!(p.star_index == NO_INDEX || (p.star_index == STAR_SLOT && p.star_groups.len() > 1));
         // The `*` groups: each group with a `*` agent, once, in order.
         let mut stars: Vec<u32> = p
             .agents
