@@ -194,8 +194,9 @@ pub(crate) struct Group {
     pub agents: (u32, u32),
     /// Line of the group's first user-agent line.
     pub line: u32,
-    /// The group's slot in [`Parsed::indexes`], or [`NO_INDEX`] for a group
-    /// too small to have a prefix index.
+    /// The group's slot in [`Parsed::indexes`], [`STAR_SLOT`] for the one
+    /// `*` group, or [`NO_INDEX`] for a group too small to have a prefix
+    /// index.
     pub index: u32,
 }
 
@@ -386,7 +387,7 @@ pub(crate) struct Parsed {
     pub spent: Spent,
     /// When there are several `*` groups with more than
     /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules and
-    /// groups between them, the slot in `indexes` of one prefix index over
+    /// groups between them, [`STAR_SLOT`]: they have one prefix index over
     /// all their rules (the merged group of RFC 9309 section 2.2.1, which
     /// crawlers without a group of their own all read); else [`NO_INDEX`].
     pub star_index: u32,
@@ -394,7 +395,8 @@ pub(crate) struct Parsed {
     /// [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).
     pub body_len: u32,
     /// The prefix index slots of the groups with more than
-    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules.
+    /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules, but the
+    /// one `*` group's ([`star_slot`](Parsed::star_slot)).
     pub indexes: Box<[IndexSlot]>,
     pub arena: Box<[u8]>,
     pub rules: Box<[Rule]>,
