@@ -27,19 +27,24 @@
 //! search is likely a cache miss when checks go from host to host, and
 //! these cuts are most of what makes a check fast.
 //!
-//! A wildcard rule can match only a path that holds its *anchor*, a pair of
-//! octets from one of its pieces, the literal prefix included (of those,
-//! the one fewest of the group's wildcard rules share). The rules are
-//! sorted by anchor, and a [`PAIR_BITS`]-bit set of the anchors is kept: a
-//! check gathers the path's octet pairs into such a set (no branch per
-//! octet), meets it with the anchors, and takes the run of rules of each
-//! anchor in both (found by rank, a popcount). Each rule is then tried if
-//! the path holds three more of its pairs (three bit tests), starts with
-//! its prefix (one masked compare of keys) and could beat the best match so
-//! far, and only then matched ([`super::wildcard`]). A file with hundreds
-//! of `/*...` rules costs a few instructions per octet of the path, not per
-//! rule; and none at all when a prefix rule longer than every wildcard rule
-//! matched.
+//! A wildcard rule can match only a path that holds every pair of octets
+//! inside its pieces (the literal prefix included). Each rule keeps those
+//! pairs as a 64-bit set (`need`), and a check gathers the path's pairs into
+//! such a set in a register (no branch per octet); a rule is tried only if
+//! the path holds all of its pairs (one `and`), starts with its prefix (one
+//! masked compare of keys) and could beat the best match so far, and only
+//! then matched ([`super::wildcard`]). An index of up to
+//! [`ANCHOR_MIN_WILD`] wildcard rules keeps them in one run, longest first,
+//! so a check stops at the first one too short to win.
+//!
+//! More wildcard rules are sorted by *anchor*: of the pairs a rule
+//! requires, the one fewest of the group's wildcard rules share. A
+//! [`PAIR_BITS`]-bit set of the anchors is kept; a check gathers the path's
+//! pairs into such a set too, meets it with the anchors, and takes the run
+//! of rules of each anchor in both (found by rank, a popcount). A file with
+//! hundreds of `/*...` rules costs a few instructions per octet of the path,
+//! not per rule; and none at all when a prefix rule longer than every
+//! wildcard rule matched.
 //!
 //! Built once per group, when checks have come to need it (the parse itself
 //! never sorts; see [`super::rent`]): 24
@@ -88,17 +93,15 @@ struct Entry {
 struct Wild {
     /// [`key8`] of the literal prefix.
     key: u64,
+    /// The pairs the rule requires, as a 64-bit set ([`need_bit`]): a try
+    /// is cut short unless the path holds them all, a test far cheaper
+    /// than a match.
+    need: u64,
     /// The pattern's offset in `Parsed::arena` (its [`Hit::at`]; read from
     /// here, a try goes to the arena without a stop at the rule).
     at: u32,
     /// The pattern's length.
     len: u16,
-    /// The anchor (see [`anchors`]).
-    anchor: u16,
-    /// Three more of the pairs the rule requires (the rarest after the
-    /// anchor; the anchor again when it requires fewer): a try is cut short
-    /// unless the path holds them too, a test far cheaper than a match.
-    more: [u16; 3],
     /// The literal prefix's length, capped at 8 (the part `key` checks; the
     /// matcher checks the rest).
     prefix: u8,
@@ -107,7 +110,9 @@ struct Wild {
 }
 
 /// Laid out in the order written, on a cache line of its own
-/// (`repr(C, align(64))`): the anchors fill the first line, the rest of
+/// (`repr(C, align(64))`): the anchors fill the first line (which a check
+/// reads only when the index has more than [`ANCHOR_MIN_WILD`] wildcard
+/// rules), the rest of
 /// what a check of a group with wildcard rules reads (`wild`,
 /// `wild_max_len`, `plain`, `ranks`, `runs`) the second, and the prefix
 /// rules (which an [`Agent`](crate::Agent) handle keeps at hand) the
@@ -125,7 +130,8 @@ pub(crate) struct Index {
     /// needs no look at them.
     wild_max_len: u16,
     /// Where the rules without an anchor start in `wild` (the last of
-    /// `runs`, kept here to spare a check the look there).
+    /// `runs`, kept here to spare a check the look there): 0 when no rule
+    /// has one.
     plain: u32,
     /// For each word of `anchors`, the number of anchors in the words
     /// before it: with a popcount, an anchor's rank among the anchors.
@@ -144,7 +150,8 @@ pub(crate) struct Index {
     starts: Box<[u32]>,
 }
 
-/// The anchor of a wildcard rule with no piece of two octets.
+/// The anchor of a wildcard rule with no piece of two octets, or of every
+/// rule of an index of at most [`ANCHOR_MIN_WILD`] wildcard rules.
 const NO_ANCHOR: u16 = PAIR_BITS as u16;
 
 /// Sets of octet pairs are this many 64-bit words.
@@ -191,9 +198,8 @@ fn required_pairs(pattern: &[u8], seen: &mut [u64; PAIR_WORDS], out: &mut Vec<u1
 /// `pairs[ends[i - 1]..ends[i]]`: for each, of the pairs it requires, the
 /// one fewest of the group's wildcard rules require (so that rules sharing
 /// a common piece, such as `/*/medialibrary/...`, spread over their
-/// distinctive pairs), then the three next rarest (see [`Wild::more`]);
-/// `NO_ANCHOR` for a rule that requires none.
-fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<(u16, [u16; 3])> {
+/// distinctive pairs); `NO_ANCHOR` for a rule that requires none.
+fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<u16> {
     let mut count = vec![0u32; PAIR_BITS];
     for &p in pairs {
         count[p as usize] += 1;
@@ -201,36 +207,27 @@ fn anchors(pairs: &[u16], ends: &[usize]) -> Vec<(u16, [u16; 3])> {
     let mut from = 0;
     ends.iter()
         .map(|&end| {
-            // The four rarest, in one pass: each pair, as one integer with
-            // its count above it, goes through a sorted four by
-            // compare-and-swap, with no branch.
-            let mut low = [u64::MAX; 4];
-            for &p in &pairs[from..end] {
-                let mut x = (count[p as usize] as u64) << 16 | p as u64;
-                for slot in &mut low {
-                    let lower = x.min(*slot);
-                    x = x.max(*slot);
-                    *slot = lower;
-                }
-            }
+            let rarest = pairs[from..end]
+                .iter()
+                .min_by_key(|&&p| (count[p as usize], p));
             from = end;
-            // An empty slot (the rule requires fewer pairs) is `u64::MAX`.
-            let anchor = if low[0] == u64::MAX {
-                NO_ANCHOR
-            } else {
-                low[0] as u16
-            };
-            let more = |i: usize| {
-                if low[i] == u64::MAX {
-                    anchor
-                } else {
-                    low[i] as u16
-                }
-            };
-            (anchor, [more(1), more(2), more(3)])
+            rarest.copied().unwrap_or(NO_ANCHOR)
         })
         .collect()
 }
+
+/// The bit of an octet pair (a [`pair_bit`]) in a 64-bit set: its bit
+/// within its word of a set of [`PAIR_BITS`], so that the 64-bit set of a
+/// path's pairs is the union of the words of the larger set.
+#[inline]
+fn need_bit(pair: u16) -> u32 {
+    pair as u32 & 63
+}
+
+/// Indexes with at most this many wildcard rules try them in one run,
+/// longest first, without anchors: meeting the path's pairs with the
+/// anchors costs more than testing that many rules.
+const ANCHOR_MIN_WILD: usize = 32;
 
 /// Is this rule a wildcard rule (a literal piece after a `*`)? Otherwise it
 /// matches the paths starting with its literal prefix (or, anchored
@@ -368,38 +365,51 @@ impl Index {
                 pairs.len()
             })
             .collect();
-        let mut wild: Vec<Wild> = anchors(&pairs, &ends)
-            .into_iter()
-            .zip(wild)
-            .map(|((anchor, more), i)| {
+        // Few wildcard rules go without anchors: one run, longest first.
+        let anchor = if wild.len() > ANCHOR_MIN_WILD {
+            anchors(&pairs, &ends)
+        } else {
+            vec![NO_ANCHOR; wild.len()]
+        };
+        let mut from = 0;
+        let mut wild: Vec<(u16, Wild)> = wild
+            .iter()
+            .zip(&ends)
+            .zip(anchor)
+            .map(|((&i, &end), anchor)| {
                 let r = rule(i);
-                Wild {
+                let need = pairs[from..end]
+                    .iter()
+                    .fold(0u64, |n, &p| n | 1 << need_bit(p));
+                from = end;
+                let w = Wild {
                     key: key8(r.literal_prefix(arena)),
+                    need,
                     at: r.start,
                     len: r.len,
-                    anchor,
-                    more,
                     prefix: r.prefix_len(arena).min(8) as u8,
                     allow: r.allow(),
-                }
+                };
+                (anchor, w)
             })
             .collect();
         // Longest first within a run: a check stops at the first rule of a
         // run too short to beat its best match so far.
-        wild.sort_unstable_by_key(|w| (w.anchor, std::cmp::Reverse(w.len), w.at));
+        wild.sort_unstable_by_key(|&(anchor, w)| (anchor, std::cmp::Reverse(w.len), w.at));
         let mut anchors = [0u64; PAIR_WORDS];
         let mut runs = Vec::new();
-        for (i, w) in wild.iter().enumerate() {
-            if i == 0 || w.anchor != wild[i - 1].anchor {
+        for (i, &(anchor, _)) in wild.iter().enumerate() {
+            if i == 0 || anchor != wild[i - 1].0 {
                 runs.push(i as u32);
             }
-            if w.anchor != NO_ANCHOR {
-                anchors[(w.anchor >> 6) as usize] |= 1 << (w.anchor & 63);
+            if anchor != NO_ANCHOR {
+                anchors[(anchor >> 6) as usize] |= 1 << (anchor & 63);
             }
         }
-        if wild.last().is_none_or(|w| w.anchor != NO_ANCHOR) {
+        if wild.last().is_none_or(|&(anchor, _)| anchor != NO_ANCHOR) {
             runs.push(wild.len() as u32);
         }
+        let wild: Vec<Wild> = wild.into_iter().map(|(_, w)| w).collect();
         let mut ranks = [0u16; PAIR_WORDS];
         for k in 1..PAIR_WORDS {
             ranks[k] = ranks[k - 1] + anchors[k - 1].count_ones() as u16;
@@ -582,19 +592,29 @@ impl Index {
         mut best: Option<Hit>,
     ) -> Option<Hit> {
         let wild = &self.wild[..];
-        // The path's octet pairs as a set, without a branch per octet; and,
-        // past them, the bit of `NO_ANCHOR`, which every path holds.
-        let mut held = [0u64; PAIR_WORDS + 1];
+        // Rules before `plain` have anchors: only then are the path's pairs
+        // needed as a set of PAIR_BITS, to meet with the anchors.
+        let anchored = self.plain != 0;
+        // The path's octet pairs as a 64-bit set (for each rule's `need`)
+        // and, with anchors, as a set of PAIR_BITS: no branch per octet.
+        let mut held = [0u64; PAIR_WORDS];
+        let mut held64 = 0u64;
         if let Some((&first, rest)) = path.split_first() {
             let mut prev = first;
-            for &b in rest {
-                let bit = pair_bit(prev, b);
-                held[(bit >> 6) as usize] |= 1 << (bit & 63);
-                prev = b;
+            if anchored {
+                for &b in rest {
+                    let bit = pair_bit(prev, b);
+                    held[(bit >> 6) as usize] |= 1 << (bit & 63);
+                    prev = b;
+                }
+                held64 = held.iter().fold(0, |h, &w| h | w);
+            } else {
+                for &b in rest {
+                    held64 |= 1 << need_bit(pair_bit(prev, b));
+                    prev = b;
+                }
             }
         }
-        held[PAIR_WORDS] = 1;
-        let holds = |bit: u16| held[bit as usize >> 6] >> (bit & 63) & 1;
         // Long paths (where a search costs) share piece searches across rules.
         let mut memo = (path.len() >= MEMO_MIN_PATH).then(wildcard::Memo::new);
         // Most rules tried fail one of three cheap tests, done inline in
@@ -603,10 +623,8 @@ impl Index {
         // the path does not start with, or pairs the path does not hold.
         // The few left are matched out of line.
         let mut floor = best.map_or(0, |b| b.len);
-        let passes = |w: &Wild| {
-            path_key & MASKS[w.prefix as usize] == w.key
-                && holds(w.more[0]) & holds(w.more[1]) & holds(w.more[2]) != 0
-        };
+        let passes =
+            |w: &Wild| path_key & MASKS[w.prefix as usize] == w.key && w.need & !held64 == 0;
         let mut try_rule = |w: &Wild, best: &mut Option<Hit>| {
             let hit = Hit {
                 len: w.len,
@@ -636,6 +654,9 @@ impl Index {
         }
         // The anchors the path holds, met with the set of anchors word by
         // word; each anchor's rules are a run of `wild`, found by its rank.
+        if !anchored {
+            return best;
+        }
         for (k, (&held, &anchors)) in held.iter().zip(self.anchors.iter()).enumerate() {
             let mut hits = held & anchors;
             while hits != 0 {
@@ -706,6 +727,37 @@ mod tests {
         let hit = index.best(&parsed.arena, b"/samex").unwrap();
         assert!(hit.allow);
         assert_eq!(hit.at, parsed.rules[1].start);
+    }
+
+    #[test]
+    fn few_wildcard_rules_go_without_anchors_and_answer_the_same() {
+        for n in [1, ANCHOR_MIN_WILD, ANCHOR_MIN_WILD + 1, 3 * ANCHOR_MIN_WILD] {
+            let mut body = String::from("User-agent: *\nDisallow: /*?\n");
+            for i in 1..n {
+                body.push_str(&format!("Allow: /*.x{i}$\nDisallow: /d{i}/*/e\n"));
+            }
+            let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
+            let g = parsed.groups[0].rules;
+            let index = Index::build(&parsed, g);
+            let wild = 2 * n - 1;
+            assert_eq!(index.wild.len(), wild);
+            if wild <= ANCHOR_MIN_WILD {
+                assert_eq!((index.plain, index.anchors), (0, [0; PAIR_WORDS]));
+                assert!(index.wild.windows(2).all(|w| w[0].len >= w[1].len));
+            } else {
+                // All but `/*?` (no pair) have an anchor.
+                assert_eq!(index.plain as usize, wild - 1);
+            }
+            let rules = &parsed.rules[g.0 as usize..g.1 as usize];
+            for path in ["/", "/a?b", "/f.x1", "/f.x1?", "/d1/x/e", "/d2/e", "/q.x9"] {
+                let want = super::super::linear_best(&parsed.arena, rules, path.as_bytes());
+                assert_eq!(
+                    index.best(&parsed.arena, path.as_bytes()),
+                    want,
+                    "{n} {path}"
+                );
+            }
+        }
     }
 
     #[test]
