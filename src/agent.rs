@@ -21,11 +21,9 @@ pub(crate) fn cmp_ignore_case(a: &[u8], b: &[u8]) -> Ordering {
 /// The first eight octets of a product token, lower-cased, as a big-endian
 /// integer (zero-padded; tokens hold no NUL): the order of these keys is the
 /// order of [`cmp_ignore_case`] on the tokens' first eight octets.
+#[inline]
 pub(crate) fn token_key(token: &[u8]) -> u64 {
-    let mut k = [0u8; 8];
-    let n = token.len().min(8);
-    k[..n].copy_from_slice(&token[..n]);
-    lower8(u64::from_be_bytes(k))
+    lower8(crate::matcher::index::key8(token))
 }
 
 /// The eight octets of `w`, each ASCII upper-case letter lower-cased, all
