@@ -606,10 +606,13 @@ fn best_prefixed(prefixes: Prefixes<'_>, arena: &[u8], path: &[u8], path_key: u6
 impl Index {
     /// The best of `best` and the wildcard rules for `path`.
     ///
-    /// Only the rules whose anchor pair the path holds are tried: the path's
-    /// octet pairs are gathered into a set, met with the set of anchors, and
-    /// for each anchor in both its run of rules is found by rank. Rules
-    /// without an anchor are always tried.
+    /// Without anchors (at most [`ANCHOR_MIN_WILD`] rules), the rules are
+    /// looked at in turn, longest first. With them, only the rules whose
+    /// anchor pair the path holds are: the path's octet pairs are gathered
+    /// into a set, met with the set of anchors, and for each anchor in both
+    /// its run of rules is found by rank; rules without an anchor always
+    /// are. Either way a rule is tried only if the path holds all of its
+    /// pairs and starts with its prefix.
     #[inline(never)]
     fn best_wild(
         &self,
