@@ -486,8 +486,8 @@ impl Index {
 /// `best_prefixed`). Timed against the binary search alone, alternating
 /// within one process over the benchmark's shuffled checks through the
 /// handles, a check took 0.989 of the time at 8, 0.978 at 16, 0.973 at 32
-/// and 0.970 at 64 (medians of 31 rounds); past 32 the count costs twice
-/// the instructions for little more.
+/// and 0.970 at 64 (medians of 31 rounds); at 64 the count's loop runs
+/// twice as long for little more.
 const LINEAR_SEARCH_MAX: usize = 32;
 
 /// Indexes with fewer prefix rules than this search them all: the table of
