@@ -682,11 +682,11 @@ impl Index {
                 floor = try_rule(w, &mut best);
             }
         }
-        // The anchors the path holds, met with the set of anchors word by
-        // word; each anchor's rules are a run of `wild`, found by its rank.
         if !anchored {
             return best;
         }
+        // The anchors the path holds, met with the set of anchors word by
+        // word; each anchor's rules are a run of `wild`, found by its rank.
         for (k, (&held, &anchors)) in held.iter().zip(self.anchors.iter()).enumerate() {
             let mut hits = held & anchors;
             while hits != 0 {
