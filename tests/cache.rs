@@ -399,6 +399,47 @@ async fn a_refresh_whose_entry_was_evicted_meanwhile_is_kept() {
     assert_eq!((stats.fetches, stats.refreshes), (3, 1), "{stats:?}");
 }
 
+/// A refresh that fails with a `Retry-After`, while the capacity bound
+/// evicts its entry and another origin is invalidated: the stale copy is
+/// put back with the server's `Retry-After`, so the next lookups make no
+/// request before it. (Until session 20 the invalidation of any origin
+/// during the refresh dropped the refreshed value, and the next lookup
+/// requested at once.)
+#[tokio::test]
+async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_invalidated() {
+    let site = serve(rules_200()).await;
+    let other = serve(rules_200()).await;
+    let (builder, clock) = setup();
+    let cache = builder.max_entries(1).build().unwrap();
+    cache.get(site.uri()).await.unwrap();
+
+    remount(
+        &site,
+        ResponseTemplate::new(503)
+            .insert_header("Retry-After", "600")
+            .set_delay(Duration::from_millis(200)),
+    )
+    .await;
+    clock.advance(DAY);
+    let refresh = get_under_way(&cache, &site).await;
+    // Meanwhile another origin takes the one place, and is forgotten.
+    cache.get(other.uri()).await.unwrap();
+    cache.run_pending_tasks().await;
+    assert_eq!(cache.stats().evictions, 1);
+    cache.invalidate(other.uri()).await.unwrap();
+
+    let stale = refresh.await.unwrap().unwrap();
+    assert_rules(&stale);
+    assert!(matches!(result(&stale), FetchResult::StaleCopy(_)));
+    // Put back: until the server's time, the copy, and no request.
+    clock.advance(Duration::from_secs(599));
+    assert_rules(&cache.get(site.uri()).await.unwrap());
+    assert_eq!(requests(&site).await, 1, "requests since the remount");
+    clock.advance(Duration::from_secs(1));
+    cache.get(site.uri()).await.unwrap();
+    assert_eq!(requests(&site).await, 2);
+}
+
 #[tokio::test]
 async fn unreachable_with_no_copy_disallows_and_retries_after_the_short_delay() {
     let server = serve(ResponseTemplate::new(503)).await;
@@ -454,6 +495,20 @@ async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
     assert_rules(&first.await.unwrap().unwrap());
     assert_rules(&cache.get(server.uri()).await.unwrap());
     assert_eq!(requests(&server).await, 2);
+}
+
+/// An `invalidate` of another origin during a first fetch does not touch
+/// it: its answer is kept. (Until session 20 any invalidation dropped it,
+/// and the next lookup fetched again.)
+#[tokio::test]
+async fn invalidating_another_origin_during_a_first_fetch_keeps_it() {
+    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let (cache, _clock) = cache();
+    let first = get_under_way(&cache, &server).await;
+    cache.invalidate("https://other.example/").await.unwrap();
+    assert_rules(&first.await.unwrap().unwrap());
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 1);
 }
 
 #[tokio::test]

@@ -34,6 +34,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
+use super::invalidations::Stamp;
 use crate::Robots;
 use crate::fetch::{FetchResult, UnavailableReason};
 
@@ -126,10 +127,10 @@ pub(crate) struct Entry {
     /// For an unreachable origin (Stale, NoCopy): what it turns into at
     /// the stale limit ([`AtLimit`]).
     at_limit: Option<AtLimit>,
-    /// The cache's count of `invalidate_all` calls when this entry was
-    /// made (set by the cache): an entry made before the last one is not
-    /// kept when evicted.
-    pub(crate) epoch: u64,
+    /// The cache's invalidations when this entry was made (set by the
+    /// cache): an entry whose origin was forgotten since is not kept when
+    /// evicted.
+    pub(crate) stamp: Stamp,
 }
 
 /// What an unreachable origin's entry turns into at the stale limit.
@@ -167,7 +168,7 @@ impl Entry {
             weight,
             refreshing: AtomicBool::new(false),
             at_limit: None,
-            epoch: 0,
+            stamp: Stamp::default(),
         }
     }
 
@@ -297,7 +298,7 @@ impl Entry {
             }
         };
         let mut entry = Entry::new(served, state, self.next_check);
-        entry.epoch = self.epoch;
+        entry.stamp = self.stamp;
         if let Some(at) = &self.at_limit {
             entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
             entry.at_limit = Some(AtLimit {

@@ -78,13 +78,13 @@
 
 mod clock;
 mod entry;
+mod invalidations;
 mod stats;
 #[cfg(test)]
 mod timing_tests;
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use moka::future::Cache;
@@ -97,6 +97,7 @@ pub use entry::AfterStaleLimit;
 pub use stats::CacheStats;
 
 use entry::{Entry, Policy};
+use invalidations::{Invalidations, Since};
 
 use crate::fetch::MAX_FRESHNESS;
 use stats::Counters;
@@ -155,14 +156,14 @@ struct Inner {
     /// by an eighth of the main capacity ([`kept_capacity`]), least
     /// recently evicted first out.
     evicted: moka::sync::Cache<String, Arc<Entry>>,
-    /// Bumped by each `invalidate` and `invalidate_all`: a first fetch that
-    /// began before one must not stay cached after it (see `Inner::load`).
-    invalidations: AtomicU64,
-    /// Bumped by each `invalidate_all`, and stamped on each entry
-    /// ([`Entry::epoch`]): an entry it has hidden may still be evicted
-    /// later (moka drops hidden entries a few hundred at a time, and by
-    /// eviction beyond that), and must not then be kept.
-    cleared: Arc<AtomicU64>,
+    /// Which origins `invalidate` and `invalidate_all` forgot when: a
+    /// fetch that began before an invalidation of its origin must not stay
+    /// cached after it (see `Inner::load` and `Inner::refresh`), nor may
+    /// the eviction listener keep a retry time of an origin forgotten
+    /// since its entry was made ([`Entry::stamp`]; `invalidate_all` hides
+    /// entries that moka drops a few hundred at a time, and may evict
+    /// beyond that).
+    invalidations: Arc<Invalidations>,
     fetcher: Fetcher,
     clock: Arc<dyn Clock>,
     policy: Policy,
@@ -223,6 +224,9 @@ impl RobotsCache {
         // allocates nothing.
         let key = origin_key_ref(url.as_ref())?;
         let inner = &*self.inner;
+        // Before the look: a refresh of what it finds must not outlive an
+        // `invalidate` that comes after.
+        let began = inner.invalidations.stamp();
         if let Some(entry) = inner.map.get(&*key).await {
             Counters::bump(&inner.counters.hits);
             let now = inner.clock.now();
@@ -235,8 +239,10 @@ impl RobotsCache {
                 return Ok(Arc::clone(entry.served_at(now)));
             }
             let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
-            return detached(async move { Ok(Inner::refresh(&inner, key, entry, now).await) })
-                .await;
+            return detached(
+                async move { Ok(Inner::refresh(&inner, key, entry, now, began).await) },
+            )
+            .await;
         }
         Counters::bump(&inner.counters.misses);
         let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
@@ -265,13 +271,14 @@ impl RobotsCache {
     }
 
     /// Forgets the origin of `url`, so the next `get` fetches it again. A
-    /// first fetch of it already under way still answers its callers, and
-    /// is not kept.
+    /// fetch or refresh of it already under way still answers its callers,
+    /// and is not kept; those of other origins are not touched.
     ///
     /// Fails only for input that can have no robots.txt.
     pub async fn invalidate(&self, url: impl AsRef<str>) -> Result<(), Error> {
         let key = origin_key(url.as_ref())?;
-        self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
+        // First, so that nothing under way keeps a value of it after this.
+        self.inner.invalidations.forget(&key);
         self.inner.map.invalidate(&key).await;
         self.inner.evicted.invalidate(&key);
         Ok(())
@@ -279,10 +286,9 @@ impl RobotsCache {
 
     /// Forgets every origin.
     pub fn invalidate_all(&self) {
-        self.inner.invalidations.fetch_add(1, Ordering::SeqCst);
-        // First, so that the eviction listener keeps nothing of the
-        // entries hidden here.
-        self.inner.cleared.fetch_add(1, Ordering::SeqCst);
+        // First, so that nothing under way keeps a value after this, and
+        // the eviction listener nothing of the entries hidden here.
+        self.inner.invalidations.forget_all();
         self.inner.map.invalidate_all();
         self.inner.evicted.invalidate_all();
     }
@@ -343,7 +349,7 @@ impl Inner {
     /// Fetches the origin `key` that is not cached, and caches the result;
     /// concurrent loads of one key share one fetch (moka's single-flight).
     async fn load(this: &Arc<Inner>, key: &str) -> Result<Arc<Robots>, Error> {
-        let invalidations = this.invalidations.load(Ordering::SeqCst);
+        let began = this.invalidations.stamp();
         let load = async {
             // An unreachable origin evicted earlier: no request before its
             // retry time, and its failures go on counting.
@@ -379,35 +385,27 @@ impl Inner {
             .or_try_insert_with(load)
             .await
             .map_err(|error: Arc<Error>| Error::clone(&error))?;
-        // An `invalidate` while this fetch was under way came after the
-        // fetch began, so what it fetched must not outlive it: the caller
-        // gets it, the cache forgets it. (Any invalidation counts, not only
-        // this origin's: they are rare, and the cost is one more fetch.)
-        if entry.is_fresh() && this.invalidations.load(Ordering::SeqCst) != invalidations {
-            let ours = Arc::clone(entry.value());
-            this.map
-                .entry_by_ref(key)
-                .and_compute_with(|current| {
-                    let op = match current {
-                        Some(current) if Arc::ptr_eq(current.value(), &ours) => Op::Remove,
-                        _ => Op::Nop,
-                    };
-                    std::future::ready(op)
-                })
-                .await;
+        // An `invalidate` of this origin while this fetch was under way came
+        // after the fetch began, so what it fetched must not outlive it: the
+        // caller gets it, the cache forgets it. (Past what the log of
+        // invalidations holds, it is forgotten too: the cost is one more
+        // fetch.)
+        if entry.is_fresh() && this.invalidations.since(key, began) != Since::No {
+            this.remove_if_ours(key, entry.value()).await;
         }
         Ok(Arc::clone(entry.value().served_at(this.clock.now())))
     }
 
-    /// Re-fetches the entry `old`, found due at `due`, whose refresh this
-    /// task has claimed (or, at the stale limit before the server's
-    /// `Retry-After`, moves it on without a fetch: see
-    /// [`Entry::at_stale_limit`]).
+    /// Re-fetches the entry `old`, found due at `due` by a look that began
+    /// at `began`, whose refresh this task has claimed (or, at the stale
+    /// limit before the server's `Retry-After`, moves it on without a
+    /// fetch: see [`Entry::at_stale_limit`]).
     async fn refresh(
         this: &Arc<Inner>,
         key: String,
         old: Arc<Entry>,
         due: SystemTime,
+        began: invalidations::Stamp,
     ) -> Arc<Robots> {
         let inner = &**this;
         // Gives the refresh back if this future is dropped mid-fetch, so the
@@ -422,7 +420,6 @@ impl Inner {
             }
         }
         let mut claim = Claim(Some(&old));
-        let invalidations = inner.invalidations.load(Ordering::SeqCst);
         let new = match old.at_stale_limit(due) {
             // Past the stale limit, before the server's `Retry-After`: no
             // request.
@@ -451,17 +448,23 @@ impl Inner {
                 // Replace only the entry refreshed: not a newer one, nor
                 // one invalidated meanwhile. One evicted meanwhile (the
                 // capacity bound) is put back: the origin is in use, and
-                // the refreshed value is as good as a first fetch's.
+                // the refreshed value is as good as a first fetch's. (Its
+                // retry time and `Retry-After` with it: until session 20,
+                // an `invalidate` of any other origin during the refresh
+                // dropped them, and the next lookup requested at once.)
                 let op = match current {
                     Some(current) if Arc::ptr_eq(current.value(), &old) => Op::Put(put),
-                    None if inner.invalidations.load(Ordering::SeqCst) == invalidations => {
-                        Op::Put(put)
-                    }
+                    None if inner.invalidations.since(&key, began) == Since::No => Op::Put(put),
                     _ => Op::Nop,
                 };
                 std::future::ready(op)
             })
             .await;
+        // An `invalidate` of this origin between the look above and the put
+        // may have found nothing to remove yet.
+        if inner.invalidations.since(&key, began) != Since::No {
+            inner.remove_if_ours(&key, &new).await;
+        }
         // What was kept of it, if it was evicted meanwhile, is older than
         // what was just put back.
         inner.evicted.invalidate(&key);
@@ -472,10 +475,24 @@ impl Inner {
         Arc::clone(&new.served)
     }
 
-    /// `entry`, stamped with the count of `invalidate_all` calls so far.
+    /// `entry`, stamped with the invalidations so far.
     fn stamped(&self, mut entry: Entry) -> Arc<Entry> {
-        entry.epoch = self.cleared.load(Ordering::SeqCst);
+        entry.stamp = self.invalidations.stamp();
         Arc::new(entry)
+    }
+
+    /// Removes the entry of `key` if it is still `ours`.
+    async fn remove_if_ours(&self, key: &str, ours: &Arc<Entry>) {
+        self.map
+            .entry_by_ref(key)
+            .and_compute_with(|current| {
+                let op = match current {
+                    Some(current) if Arc::ptr_eq(current.value(), ours) => Op::Remove,
+                    _ => Op::Nop,
+                };
+                std::future::ready(op)
+            })
+            .await;
     }
 
     /// Counts a fetch that returned `fetched`.
@@ -491,6 +508,40 @@ impl Inner {
         if entry::is_unreachable(fetched) {
             Counters::bump(&c.errors);
         }
+    }
+}
+
+/// What the eviction listener does with an `entry` of `key` that the
+/// capacity bound evicted: an unreachable origin's retry time outlives it
+/// in `keep`, unless the origin was forgotten since the entry was made.
+///
+/// An `invalidate` of the origin may come between moka's removal of the
+/// entry and this call, which then finds the entry made before it: so the
+/// invalidations are read again after the record is made. Either that
+/// read sees the `invalidate`, and the record goes, or the `invalidate`
+/// came after it, and its own removal from `keep` follows. (Until session
+/// 20 such a record stayed, and the origin's next lookup waited for its
+/// retry time instead of fetching.) A lookup in that window fetches, as
+/// before the side table; a record it leaves behind is replaced or cleared
+/// at the origin's next eviction.
+fn keep_after_eviction(
+    keep: &moka::sync::Cache<String, Arc<Entry>>,
+    invalidations: &Invalidations,
+    key: &str,
+    entry: &Entry,
+) {
+    // Only a forgotten origin's record goes: past what the log holds
+    // (more single invalidations since the entry was made than it keeps),
+    // the window above is long gone.
+    let forgotten = || invalidations.since(key, entry.stamp) == Since::Yes;
+    match entry.kept_after_eviction() {
+        Some(kept) if !forgotten() => {
+            keep.insert(key.to_owned(), Arc::new(kept));
+            if forgotten() {
+                keep.invalidate(key);
+            }
+        }
+        _ => keep.invalidate(key),
     }
 }
 
@@ -691,8 +742,8 @@ impl RobotsCacheBuilder {
         let listener_counters = Arc::clone(&counters);
         let evicted = kept_capacity(capacity);
         let keep = evicted.clone();
-        let cleared = Arc::new(AtomicU64::new(0));
-        let listener_cleared = Arc::clone(&cleared);
+        let invalidations = Arc::new(Invalidations::default());
+        let forgotten = Arc::clone(&invalidations);
         let mut map = Cache::builder()
             .eviction_policy(EvictionPolicy::lru())
             .eviction_listener(
@@ -701,19 +752,7 @@ impl RobotsCacheBuilder {
                         return;
                     }
                     Counters::bump(&listener_counters.evictions);
-                    // An unreachable origin's retry time outlives it, unless
-                    // `invalidate_all` forgot the origin first. (A lookup
-                    // between the removal and this call fetches, as before
-                    // the side table; a record it leaves behind is replaced
-                    // or cleared at the origin's next eviction. An
-                    // `invalidate` of the origin in that window, too, is
-                    // followed by a record: its next lookup then waits for
-                    // the retry time.)
-                    let current = entry.epoch == listener_cleared.load(Ordering::SeqCst);
-                    match current.then(|| entry.kept_after_eviction()).flatten() {
-                        Some(kept) => keep.insert(String::clone(&key), Arc::new(kept)),
-                        None => keep.invalidate(&*key),
-                    }
+                    keep_after_eviction(&keep, &forgotten, &key, &entry);
                 },
             );
         map = match capacity {
@@ -729,13 +768,67 @@ impl RobotsCacheBuilder {
             inner: Arc::new(Inner {
                 map: map.build(),
                 evicted,
-                cleared,
-                invalidations: AtomicU64::new(0),
+                invalidations,
                 fetcher,
                 clock: self.clock,
                 policy: self.policy,
                 counters,
             }),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::entry::{AfterStaleLimit, Entry, Policy};
+    use super::invalidations::Invalidations;
+    use super::timing_tests::{Answer, fetched};
+    use super::{Capacity, keep_after_eviction, kept_capacity};
+
+    /// The eviction listener's part: an evicted unreachable origin's
+    /// retry time is kept, unless the origin was forgotten since its entry
+    /// was made, as by an `invalidate` between moka's removal of the entry
+    /// and the listener's call (which a test through moka cannot time).
+    #[test]
+    fn an_origin_invalidated_before_the_listener_runs_keeps_no_retry_time() {
+        let policy = Policy {
+            retry_delay: Duration::from_secs(60),
+            max_backoff: Duration::from_secs(3_600),
+            stale_limit: Duration::from_secs(86_400),
+            after_stale_limit: AfterStaleLimit::AllowAll,
+            min_ttl: Duration::from_secs(60),
+        };
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let invalidations = Invalidations::default();
+        let keep = kept_capacity(Capacity::Entries(100));
+        let down = |key: &str| {
+            let mut entry = Entry::after_fetch(
+                None,
+                fetched(Answer::Down(None, true), now, 0),
+                now,
+                &policy,
+            );
+            entry.stamp = invalidations.stamp();
+            (key.to_owned(), entry)
+        };
+        let (a, a_entry) = down("https://a.example");
+        let (b, b_entry) = down("https://b.example");
+        // Another origin's invalidation does not count.
+        invalidations.forget("https://c.example");
+        keep_after_eviction(&keep, &invalidations, &a, &a_entry);
+        assert!(keep.contains_key(&a));
+        // This one's does.
+        invalidations.forget(&b);
+        keep_after_eviction(&keep, &invalidations, &b, &b_entry);
+        assert!(!keep.contains_key(&b));
+        // And `invalidate_all`, for every entry made before it.
+        invalidations.forget_all();
+        keep_after_eviction(&keep, &invalidations, &a, &a_entry);
+        assert!(!keep.contains_key(&a));
+        let (a, a_entry) = down(&a);
+        keep_after_eviction(&keep, &invalidations, &a, &a_entry);
+        assert!(keep.contains_key(&a));
     }
 }

@@ -19,7 +19,7 @@ use crate::{Access, Robots};
 
 /// What the server answers to the next request.
 #[derive(Debug, Clone, Copy)]
-enum Answer {
+pub(super) enum Answer {
     /// 200 with rules, fresh for this many seconds. Each 200 has a body of
     /// its own (told apart by its sitemap), so that the copy served can be
     /// checked.
@@ -69,7 +69,7 @@ fn pause() -> impl Strategy<Value = Duration> {
 
 /// The value a fetch at `now` gives for `answer`, as the fetcher builds it;
 /// a body of rules is told apart by the sitemap `n`.
-fn fetched(answer: Answer, now: SystemTime, n: usize) -> Robots {
+pub(super) fn fetched(answer: Answer, now: SystemTime, n: usize) -> Robots {
     let url = url::Url::parse("https://example.com/robots.txt").expect("a URL");
     let (robots, status, result, life, retry_after) = match answer {
         Answer::Rules(life) => (
