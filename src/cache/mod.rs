@@ -448,10 +448,10 @@ impl Inner {
                 // Replace only the entry refreshed: not a newer one, nor
                 // one invalidated meanwhile. One evicted meanwhile (the
                 // capacity bound) is put back: the origin is in use, and
-                // the refreshed value is as good as a first fetch's. (Its
-                // retry time and `Retry-After` with it: until session 20,
-                // an `invalidate` of any other origin during the refresh
-                // dropped them, and the next lookup requested at once.)
+                // the refreshed value is as good as a first fetch's, and
+                // may hold a retry time and the server's `Retry-After`.
+                // Only an `invalidate` of this origin counts here, not
+                // one of any other.
                 let op = match current {
                     Some(current) if Arc::ptr_eq(current.value(), &old) => Op::Put(put),
                     None if inner.invalidations.since(&key, began) == Since::No => Op::Put(put),
@@ -519,11 +519,11 @@ impl Inner {
 /// entry and this call, which then finds the entry made before it: so the
 /// invalidations are read again after the record is made. Either that
 /// read sees the `invalidate`, and the record goes, or the `invalidate`
-/// came after it, and its own removal from `keep` follows. (Until session
-/// 20 such a record stayed, and the origin's next lookup waited for its
-/// retry time instead of fetching.) A lookup in that window fetches, as
-/// before the side table; a record it leaves behind is replaced or cleared
-/// at the origin's next eviction.
+/// came after it, and its own removal from `keep` follows. (Without the
+/// second read such a record would stay, and the origin's next lookup
+/// would wait for its retry time instead of fetching.) A lookup in that
+/// window fetches, as before the side table; a record it leaves behind is
+/// replaced or cleared at the origin's next eviction.
 fn keep_after_eviction(
     keep: &moka::sync::Cache<String, Arc<Entry>>,
     invalidations: &Invalidations,
