@@ -440,6 +440,31 @@ async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_inva
     assert_eq!(requests(&site).await, 2);
 }
 
+/// An `invalidate` during a refresh: the refresh answers its caller, but
+/// neither its result nor the copy it carries is kept. Here the refresh
+/// fails, so the copy would come back with it: after the `invalidate`, the
+/// origin is fetched again and, never reached since, disallows all.
+#[tokio::test]
+async fn an_invalidate_during_a_refresh_is_not_undone_by_it() {
+    let site = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(site.uri()).await.unwrap();
+
+    remount(
+        &site,
+        ResponseTemplate::new(503).set_delay(Duration::from_millis(200)),
+    )
+    .await;
+    clock.advance(DAY);
+    let refresh = get_under_way(&cache, &site).await;
+    cache.invalidate(site.uri()).await.unwrap();
+    assert_rules(&refresh.await.unwrap().unwrap());
+
+    let robots = cache.get(site.uri()).await.unwrap();
+    assert_eq!(requests(&site).await, 2, "requests since the remount");
+    assert_eq!(robots.access(), Access::DisallowAll);
+}
+
 #[tokio::test]
 async fn unreachable_with_no_copy_disallows_and_retries_after_the_short_delay() {
     let server = serve(ResponseTemplate::new(503)).await;
