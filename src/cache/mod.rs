@@ -530,9 +530,9 @@ fn keep_after_eviction(
     key: &str,
     entry: &Entry,
 ) {
-    // Only a forgotten origin's record goes: past what the log holds
-    // (more single invalidations since the entry was made than it keeps),
-    // the window above is long gone.
+    // Only `Yes` drops the record. `Unknown` (the log no longer reaches
+    // back to the entry's making) still names every recent invalidation,
+    // so one in the window above is a `Yes`.
     let forgotten = || invalidations.since(key, entry.stamp) == Since::Yes;
     match entry.kept_after_eviction() {
         Some(kept) if !forgotten() => {
