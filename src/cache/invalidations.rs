@@ -14,16 +14,17 @@
 //!
 //! `invalidate_all` is one counter, exact for ever. Single invalidations
 //! are a counter and a log of the latest [`LOG_LEN`] keys: a question about
-//! a stamp older than the log reaches back is answered [`Since::Unknown`],
-//! which each caller takes the safe way (see there).
+//! a stamp older than the log reaches back is answered [`Since::Unknown`]:
+//! a fetch or refresh then keeps nothing (one more fetch), while the
+//! eviction listener keeps its record (see `keep_after_eviction`).
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How many single invalidations the log keeps: a fetch spanning more of
-/// them than this (at most a fetch's timeout) is answered
-/// [`Since::Unknown`]. About 40 bytes each, plus the key.
+/// How many single invalidations the log keeps: a question about a fetch
+/// during which more than this many came is answered [`Since::Unknown`]
+/// (unless the log names its origin). 24 bytes each, plus the key.
 pub(crate) const LOG_LEN: usize = 1024;
 
 /// The invalidations of a cache so far.
