@@ -62,7 +62,7 @@ pub enum AgentMatch {
 pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMatch) {
     // Many files name no crawler at all: then the `*` groups apply to every
     // crawler, and its name need not be read.
-    if parsed.lookup_keys.is_empty() {
+    if parsed.lookup_keys().is_empty() {
         return star(parsed);
     }
     let agent = trim(agent.as_bytes());
@@ -74,20 +74,21 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
         if parsed.named_filter & crate::model::token_bit(key) == 0 {
             return star(parsed);
         }
-        let keys = &parsed.lookup_keys;
+        let key = [(key >> 32) as u32, key as u32];
+        let keys = parsed.lookup_keys();
         let lo = keys.partition_point(|&k| k < key);
         // Equal keys hold their tokens sorted (case-insensitively), so the
         // token's run is found by binary search, however many groups name
         // it or share its key.
         let run = keys[lo..].partition_point(|&k| k == key);
-        let token_at = |j: usize| parsed.agent_token(&parsed.agents[parsed.lookup[j] as usize]);
+        let token_at = |j: usize| parsed.agent_token(&parsed.agent(parsed.lookup()[j]));
         let first = lo + partition_point(run, |i| cmp_ignore_case(token_at(lo + i), token).is_lt());
         let end = first
             + partition_point(lo + run - first, |i| {
                 token_at(first + i).eq_ignore_ascii_case(token)
             });
         if first < end {
-            return (&parsed.lookup_groups[first..end], AgentMatch::Named);
+            return (&parsed.lookup_groups()[first..end], AgentMatch::Named);
         }
     }
     star(parsed)
@@ -95,10 +96,11 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
 
 /// The `*` groups, which apply when none names the crawler.
 fn star(parsed: &Parsed) -> (&[u32], AgentMatch) {
-    if parsed.star_groups.is_empty() {
+    let star = parsed.star_groups();
+    if star.is_empty() {
         (&[], AgentMatch::None)
     } else {
-        (&parsed.star_groups, AgentMatch::Star)
+        (star, AgentMatch::Star)
     }
 }
 

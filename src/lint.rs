@@ -260,7 +260,7 @@ impl Robots {
         let mut out = Vec::new();
         for group in self.groups() {
             let parsed = group.parsed;
-            let (start, end) = parsed.groups[group.index()].rules;
+            let (start, end) = parsed.group(group.index() as u32).rules;
             // Match key -> the index of the winning rule so far.
             let mut winners: HashMap<(Box<[u8]>, bool), u32> = HashMap::new();
             let hit = |index: u32| {

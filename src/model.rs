@@ -1,10 +1,13 @@
 //! The compact form a robots.txt is parsed into.
 //!
-//! Everything lives in a handful of flat arrays: one byte arena holding every
+//! Everything lives in three flat arrays: one byte arena holding every
 //! normalised pattern, user-agent value and sitemap URL, an 8-byte [`Rule`] per
-//! allow/disallow line in file order, and one [`Group`] per group. A group's
-//! rules are a contiguous range of the rule array, because groups are
-//! contiguous in the file. A group that repeats the rules of the group
+//! allow/disallow line in file order, and a [`Table`] of 32-bit words whose
+//! sections hold the groups (a [`Group`] each), the user-agent values, the
+//! sorted lookup of crawler names, the sitemaps and the rules' lines. So a
+//! parsed file is four allocations with the `Arc` (more only for what most
+//! files lack: see [`Rare`]). A group's rules are a contiguous range of the
+//! rule array, because groups are contiguous in the file. A group that repeats the rules of the group
 //! before it (files often give several crawlers the same rules, each in a
 //! group of its own) shares that group's patterns in the arena. Nothing
 //! points into the input, so the body can be dropped after parsing.
@@ -47,32 +50,40 @@ pub(crate) struct Rule {
 /// The line numbers of the rules, in about one byte per rule: rules are in
 /// file order, so each is stored as the distance from the previous rule's
 /// line (mostly 1), with the full line every [`RuleLines::STRIDE`] rules and
-/// distances of 255 or more kept apart.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct RuleLines {
+/// distances of 255 or more kept apart. A view of two sections of the
+/// parsed file's [`Table`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RuleLines<'a> {
     /// The line of rule `STRIDE * k`, for each block of `STRIDE` rules;
     /// then (rule, line) of each rule whose delta is `FAR`, by rule, two
-    /// words each. (One array for both spares `Parsed` a slice.)
-    words: Box<[u32]>,
+    /// words each.
+    words: &'a [u32],
     /// The line of each rule less the previous rule's (0 for a rule at a
-    /// multiple of `STRIDE`), or `FAR`.
-    delta: Box<[u8]>,
+    /// multiple of `STRIDE`), or `FAR`: one octet a rule, four to a word,
+    /// the first in the low octet.
+    delta: &'a [u32],
+    /// How many rules there are.
+    rules: usize,
 }
 
-impl RuleLines {
+impl RuleLines<'_> {
     const STRIDE: usize = 64;
     const FAR: u8 = u8::MAX;
+
+    fn delta(&self, j: usize) -> u8 {
+        (self.delta[j / 4] >> (8 * (j % 4))) as u8
+    }
 
     /// The line of rule `i`.
     pub fn get(&self, i: u32) -> u32 {
         let i = i as usize;
-        let blocks = self.delta.len().div_ceil(Self::STRIDE);
+        let blocks = self.rules.div_ceil(Self::STRIDE);
         let (base, far) = self.words.split_at(blocks);
         let (far, _) = far.as_chunks::<2>();
         let block = i / Self::STRIDE * Self::STRIDE;
         let mut line = base[i / Self::STRIDE];
         for j in block + 1..=i {
-            line = match self.delta[j] {
+            line = match self.delta(j) {
                 Self::FAR => {
                     let k = far
                         .binary_search_by_key(&(j as u32), |&[r, _]| r)
@@ -84,13 +95,9 @@ impl RuleLines {
         }
         line
     }
-
-    pub fn heap_bytes(&self) -> usize {
-        self.words.len() * 4 + self.delta.len()
-    }
 }
 
-/// Builds [`RuleLines`] as rules are pushed.
+/// Builds the [`RuleLines`] sections as rules are pushed.
 #[derive(Debug, Default)]
 pub(crate) struct RuleLinesBuilder {
     base: Vec<u32>,
@@ -100,6 +107,27 @@ pub(crate) struct RuleLinesBuilder {
 }
 
 impl RuleLinesBuilder {
+    pub const EMPTY: RuleLinesBuilder = RuleLinesBuilder {
+        base: Vec::new(),
+        delta: Vec::new(),
+        far: Vec::new(),
+        last: 0,
+    };
+
+    pub fn reserve(&mut self, rules: usize) {
+        self.delta.reserve(rules);
+        self.base.reserve(rules.div_ceil(RuleLines::STRIDE));
+    }
+
+    /// An empty builder, reusing the arrays of `self` (emptied).
+    pub fn reuse(mut self) -> RuleLinesBuilder {
+        self.base.clear();
+        self.delta.clear();
+        self.far.clear();
+        self.last = 0;
+        self
+    }
+
     /// Records the line of the next rule (lines never decrease).
     #[inline]
     pub fn push(&mut self, line: u32) {
@@ -131,17 +159,125 @@ impl RuleLinesBuilder {
         self.last = line;
     }
 
-    pub fn reserve(&mut self, rules: usize) {
-        self.delta.reserve(rules);
-        self.base.reserve(rules.div_ceil(RuleLines::STRIDE));
+    /// Words the two sections will take.
+    pub fn words(&self) -> (usize, usize) {
+        (
+            self.base.len() + 2 * self.far.len(),
+            self.delta.len().div_ceil(4),
+        )
     }
 
-    pub fn finish(self) -> RuleLines {
-        let mut words = self.base;
-        words.extend(self.far.into_iter().flat_map(|(rule, line)| [rule, line]));
-        RuleLines {
-            words: words.into(),
-            delta: self.delta.into(),
+    /// Appends the two sections to `table`.
+    pub fn write(&self, table: &mut TableBuilder) {
+        table.section(Section::LineWords, |w| {
+            w.extend_from_slice(&self.base);
+            w.extend(self.far.iter().flat_map(|&(rule, line)| [rule, line]));
+        });
+        table.section(Section::LineDelta, |w| {
+            let (words, rest) = self.delta.as_chunks::<4>();
+            w.extend(words.iter().map(|&c| u32::from_le_bytes(c)));
+            if !rest.is_empty() {
+                let mut last = [0; 4];
+                last[..rest.len()].copy_from_slice(rest);
+                w.push(u32::from_le_bytes(last));
+            }
+        });
+    }
+
+    pub fn capacity_bytes(&self) -> usize {
+        self.base.capacity() * 4 + self.delta.capacity() + self.far.capacity() * 8
+    }
+}
+
+/// The sections of [`Table`], in the order they are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// [`Parsed::lookup_keys`]: two words each.
+    LookupKeys,
+    /// [`Parsed::lookup`].
+    Lookup,
+    /// [`Parsed::lookup_groups`].
+    LookupGroups,
+    /// [`Parsed::star_groups`].
+    StarGroups,
+    /// [`Parsed::group`]: [`Group::WORDS`] words each.
+    Groups,
+    /// [`Parsed::agent`]: [`AgentName::WORDS`] words each.
+    Agents,
+    /// [`Parsed::sitemaps`]: (start, end) in the arena, two words each.
+    Sitemaps,
+    /// [`RuleLines`]: the lines of blocks and far jumps.
+    LineWords,
+    /// [`RuleLines`]: the deltas, four to a word.
+    LineDelta,
+}
+
+impl Section {
+    const COUNT: usize = Section::LineDelta as usize + 1;
+}
+
+/// The small arrays of a parsed file, as sections of one allocation of
+/// 32-bit words: a file is then four allocations (the `Arc`, the arena, the
+/// rules and this) where it used to be a dozen, which took about a tenth of
+/// the parse's time in the allocator (see benches/README.md, session 21).
+/// Groups and agents are stored as words and read back by value.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Table {
+    words: Box<[u32]>,
+    /// Where each [`Section`] ends in `words`; each starts where the one
+    /// before ends.
+    ends: [u32; Section::COUNT],
+}
+
+impl Table {
+    #[inline]
+    fn get(&self, section: Section) -> &[u32] {
+        let k = section as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.words[start as usize..self.ends[k] as usize]
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.words.len() * 4
+    }
+}
+
+/// Builds a [`Table`], section by section in [`Section`] order, into one
+/// allocation of the size given first.
+pub(crate) struct TableBuilder {
+    words: Vec<u32>,
+    ends: [u32; Section::COUNT],
+    next: usize,
+}
+
+impl TableBuilder {
+    pub fn with_capacity(words: usize) -> TableBuilder {
+        TableBuilder {
+            words: Vec::with_capacity(words),
+            ends: [0; Section::COUNT],
+            next: 0,
+        }
+    }
+
+    /// Writes `section` (the next in order, sections before it left empty)
+    /// by `fill`, which appends its words.
+    pub fn section(&mut self, section: Section, fill: impl FnOnce(&mut Vec<u32>)) {
+        let k = section as usize;
+        debug_assert!(k >= self.next, "sections written in order");
+        let at = self.words.len() as u32;
+        self.ends[self.next..k].fill(at);
+        fill(&mut self.words);
+        self.ends[k] = self.words.len() as u32;
+        self.next = k + 1;
+    }
+
+    pub fn finish(mut self) -> Table {
+        let at = self.words.len() as u32;
+        self.ends[self.next..].fill(at);
+        debug_assert_eq!(self.words.len(), self.words.capacity(), "sized exactly");
+        Table {
+            words: self.words.into_boxed_slice(),
+            ends: self.ends,
         }
     }
 }
@@ -198,6 +334,31 @@ pub(crate) struct Group {
     /// `*` group, or [`NO_INDEX`] for a group too small to have a prefix
     /// index.
     pub index: u32,
+}
+
+impl Group {
+    /// Words a group takes in the [`Table`].
+    pub const WORDS: usize = 6;
+
+    pub fn to_words(self) -> [u32; Group::WORDS] {
+        let Group {
+            rules,
+            agents,
+            line,
+            index,
+        } = self;
+        [rules.0, rules.1, agents.0, agents.1, line, index]
+    }
+
+    #[inline]
+    pub fn from_words(w: &[u32; Group::WORDS]) -> Group {
+        Group {
+            rules: (w[0], w[1]),
+            agents: (w[2], w[3]),
+            line: w[4],
+            index: w[5],
+        }
+    }
 }
 
 /// The bit of [`Parsed::named_filter`] for a token key
@@ -352,24 +513,45 @@ pub(crate) struct AgentName {
     pub star: bool,
 }
 
+impl AgentName {
+    /// Words an agent takes in the [`Table`] (12 bytes, where the struct
+    /// takes 16).
+    pub const WORDS: usize = 3;
+
+    pub fn to_words(self) -> [u32; AgentName::WORDS] {
+        // A group number is below 2^31: a body has at most 2^30 octets.
+        [
+            self.start,
+            self.len as u32 | (self.token_len as u32) << 16,
+            self.group | (self.star as u32) << 31,
+        ]
+    }
+
+    #[inline]
+    pub fn from_words(w: &[u32; AgentName::WORDS]) -> AgentName {
+        AgentName {
+            start: w[0],
+            len: w[1] as u16,
+            token_len: (w[1] >> 16) as u16,
+            group: w[2] & !(1 << 31),
+            star: w[2] >> 31 != 0,
+        }
+    }
+}
+
 /// A robots.txt, parsed. Shared behind an `Arc` by every clone of `Robots`.
 ///
 /// Laid out in the order written (`repr(C)`): the fields that
 /// `Robots::is_allowed` reads for a crawler that no group names come first,
 /// in 128 bytes, so that such a check reads two or three cache lines of
-/// this struct rather than its whole 248 bytes.
+/// this struct rather than its whole 160 bytes.
 #[derive(Debug, Clone, Default)]
 #[repr(C)]
 pub(crate) struct Parsed {
     /// A filter of the named tokens: bit [`token_bit`] of each
-    /// `lookup_keys` entry is set, so most crawlers that no group names
-    /// are told so without a search of `lookup_keys`.
+    /// [`lookup_keys`](Parsed::lookup_keys) entry is set, so most crawlers
+    /// that no group names are told so without a search of the keys.
     pub named_filter: u64,
-    /// `lookup_keys[i]` is `agent::token_key` of `agents[lookup[i]]`'s
-    /// token.
-    pub lookup_keys: Box<[u64]>,
-    /// Groups with a `*` user-agent, in file order.
-    pub star_groups: Box<[u32]>,
     /// The index slot of what crawlers no group names read: the one `*`
     /// group's (when it is large enough for one) or the merged `*` groups'
     /// ([`star_index`](Parsed::star_index)). Their slot number is
@@ -380,7 +562,7 @@ pub(crate) struct Parsed {
     /// The `*` group when there is exactly one: its rules and index slot
     /// ([`NO_INDEX`] when it is too small for one), so that a check for a
     /// crawler no group names, the common case, reads neither
-    /// `star_groups` nor `groups`.
+    /// `star_groups` nor the groups.
     pub star_one: StarOne,
     /// What checks have spent on linear scans of groups whose index is not
     /// built yet ([`rent`](crate::matcher::rent)).
@@ -394,28 +576,106 @@ pub(crate) struct Parsed {
     /// Input octets parsed (after any transcoding; at most
     /// [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).
     pub body_len: u32,
+    pub arena: Box<[u8]>,
+    pub rules: Box<[Rule]>,
+    /// Groups, agents, the agent lookup table, sitemaps and rule lines
+    /// (see the accessors below).
+    pub table: Table,
     /// The prefix index slots of the groups with more than
     /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules, but the
     /// one `*` group's ([`star_slot`](Parsed::star_slot)).
     pub indexes: Box<[IndexSlot]>,
-    pub arena: Box<[u8]>,
-    pub rules: Box<[Rule]>,
-    /// The line of each rule.
-    pub rule_lines: RuleLines,
-    pub groups: Box<[Group]>,
-    /// Every user-agent value, in file order.
-    pub agents: Box<[AgentName]>,
-    /// Indexes into `agents` of the named (non-`*`) ones with a product
-    /// token, sorted by lower-cased token, then group; duplicates removed.
-    pub lookup: Box<[u32]>,
-    /// `lookup_groups[i]` is the group of `agents[lookup[i]]`, so the groups
-    /// of one token are a contiguous slice.
-    pub lookup_groups: Box<[u32]>,
-    /// Where each sitemap URL is in the arena (as text: UTF-8, or escaped).
-    pub sitemaps: Box<[(u32, u32)]>,
     /// Extras, patterns as written, host, records, warnings: `None` when
     /// there are none.
     pub rare: Option<Box<Rare>>,
+}
+
+/// The arrays of [`Parsed::table`].
+impl Parsed {
+    /// `agent::token_key` of each named agent's token, in the order of
+    /// [`lookup`](Parsed::lookup), as (high, low) halves: arrays compare
+    /// as the keys do.
+    #[inline]
+    pub fn lookup_keys(&self) -> &[[u32; 2]] {
+        self.table.get(Section::LookupKeys).as_chunks().0
+    }
+
+    /// Indexes of the named (non-`*`) agents with a product token, sorted
+    /// by lower-cased token, then group; duplicates removed.
+    #[inline]
+    pub fn lookup(&self) -> &[u32] {
+        self.table.get(Section::Lookup)
+    }
+
+    /// `lookup_groups()[i]` is the group of agent `lookup()[i]`, so the
+    /// groups of one token are a contiguous slice.
+    #[inline]
+    pub fn lookup_groups(&self) -> &[u32] {
+        self.table.get(Section::LookupGroups)
+    }
+
+    /// Groups with a `*` user-agent, in file order.
+    #[inline]
+    pub fn star_groups(&self) -> &[u32] {
+        self.table.get(Section::StarGroups)
+    }
+
+    /// Group `i`.
+    #[inline]
+    pub fn group(&self, i: u32) -> Group {
+        Group::from_words(&self.table.get(Section::Groups).as_chunks().0[i as usize])
+    }
+
+    /// The groups, in file order.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group> + '_ {
+        self.table
+            .get(Section::Groups)
+            .as_chunks()
+            .0
+            .iter()
+            .map(Group::from_words)
+    }
+
+    /// The group rule `rule` belongs to.
+    pub fn group_of_rule(&self, rule: u32) -> u32 {
+        let groups: &[[u32; Group::WORDS]] = self.table.get(Section::Groups).as_chunks().0;
+        groups.partition_point(|w| Group::from_words(w).rules.1 <= rule) as u32
+    }
+
+    pub fn group_count(&self) -> usize {
+        self.table.get(Section::Groups).len() / Group::WORDS
+    }
+
+    /// User-agent value `i` (they are in file order).
+    #[inline]
+    pub fn agent(&self, i: u32) -> AgentName {
+        AgentName::from_words(&self.table.get(Section::Agents).as_chunks().0[i as usize])
+    }
+
+    /// The user-agent values, in file order.
+    #[cfg(test)]
+    pub fn agents(&self) -> impl ExactSizeIterator<Item = AgentName> + '_ {
+        self.table
+            .get(Section::Agents)
+            .as_chunks()
+            .0
+            .iter()
+            .map(AgentName::from_words)
+    }
+
+    /// The line of each rule.
+    pub fn rule_lines(&self) -> RuleLines<'_> {
+        RuleLines {
+            words: self.table.get(Section::LineWords),
+            delta: self.table.get(Section::LineDelta),
+            rules: self.rules.len(),
+        }
+    }
+
+    /// Where each sitemap URL is in the arena: (start, end).
+    fn sitemap_spans(&self) -> &[[u32; 2]] {
+        self.table.get(Section::Sitemaps).as_chunks().0
+    }
 }
 
 impl Parsed {
@@ -470,7 +730,7 @@ impl Parsed {
     /// (see [`Rare::named_indexes`]), as `agent::select` gives them.
     #[inline]
     pub fn merged_slot(&self, groups: &[u32]) -> Option<&OnceLock<Box<Index>>> {
-        let slot = if std::ptr::eq(groups, &*self.star_groups) {
+        let slot = if std::ptr::eq(groups, self.star_groups()) {
             self.star_index
         } else if groups.len() > 1 {
             self.named_slot(groups)?
@@ -484,7 +744,7 @@ impl Parsed {
     /// of `lookup_groups` that has one.
     fn named_slot(&self, groups: &[u32]) -> Option<u32> {
         let named = &self.rare()?.named_indexes;
-        let all = self.lookup_groups.as_ptr_range();
+        let all = self.lookup_groups().as_ptr_range();
         if named.is_empty() || !all.contains(&groups.as_ptr()) {
             return None;
         }
@@ -500,7 +760,7 @@ impl Parsed {
     /// The sitemap URLs, in file order.
     pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone {
         // Stored as text (see `parse::push_text_or_escaped`).
-        self.sitemaps.iter().map(|&(start, end)| {
+        self.sitemap_spans().iter().map(|&[start, end]| {
             std::str::from_utf8(&self.arena[start as usize..end as usize]).unwrap_or_default()
         })
     }
@@ -523,23 +783,22 @@ impl Parsed {
     pub fn index_bytes_bound(&self) -> usize {
         let rules = |(start, end): (u32, u32)| (end - start) as usize;
         let groups = self
-            .groups
-            .iter()
+            .groups()
             .filter(|g| g.index != NO_INDEX)
             .map(|g| Index::bytes_bound(rules(g.rules)));
         let merged = |of: &[u32]| {
             Index::bytes_bound(
                 of.iter()
-                    .map(|&g| rules(self.groups[g as usize].rules))
+                    .map(|&g| rules(self.group(g).rules))
                     .fold(0, usize::saturating_add),
             )
         };
-        let star = (self.star_index != NO_INDEX).then(|| merged(&self.star_groups));
+        let star = (self.star_index != NO_INDEX).then(|| merged(self.star_groups()));
         let named = self
             .rare()
             .into_iter()
             .flat_map(|r| r.named_indexes.iter())
-            .map(|&(start, end, _)| merged(&self.lookup_groups[start as usize..end as usize]));
+            .map(|&(start, end, _)| merged(&self.lookup_groups()[start as usize..end as usize]));
         groups.chain(star).chain(named).max().unwrap_or(0)
     }
 
@@ -552,16 +811,11 @@ impl Parsed {
             + size_of::<Parsed>()
             + self.arena.len()
             + self.rules.len() * size_of::<Rule>()
-            + self.rule_lines.heap_bytes()
-            + self.groups.len() * size_of::<Group>()
+            + self.table.heap_bytes()
             + self.indexes.len() * size_of::<IndexSlot>()
             + self.rare.as_ref().map_or(0, |_| size_of::<Rare>())
             + self.extras_len() * size_of::<GroupExtras>()
-            + self.agents.len() * size_of::<AgentName>()
-            + (self.lookup.len() + self.lookup_groups.len() + self.star_groups.len()) * 4
-            + self.lookup_keys.len() * 8
             + self.rare().map_or(0, |r| r.written.heap_bytes())
-            + self.sitemaps.len() * size_of::<(u32, u32)>()
             + self
                 .rare()
                 .map_or(0, |r| r.named_indexes.len() * size_of::<(u32, u32, u32)>())
@@ -588,12 +842,43 @@ mod tests {
         assert_eq!(std::mem::size_of::<super::IndexSlot>(), 16);
         assert_eq!(std::mem::size_of::<super::AgentName>(), 16);
         // Its first 128 bytes are what `Robots::is_allowed` reads.
-        assert_eq!(std::mem::size_of::<super::Parsed>(), 248);
-        assert_eq!(std::mem::offset_of!(super::Parsed, rule_lines), 128);
+        assert_eq!(std::mem::size_of::<super::Parsed>(), 160);
+        assert!(std::mem::offset_of!(super::Parsed, table) < 128 - 16);
+        assert!(std::mem::offset_of!(super::Parsed, indexes) >= 128);
+    }
+
+    #[test]
+    fn groups_and_agents_read_back_from_words() {
+        let g = super::Group {
+            rules: (1, 2),
+            agents: (3, 4),
+            line: 5,
+            index: super::NO_INDEX,
+        };
+        let back = super::Group::from_words(&g.to_words());
+        assert_eq!(
+            (back.rules, back.agents, back.line, back.index),
+            (g.rules, g.agents, g.line, g.index)
+        );
+        for star in [false, true] {
+            let a = super::AgentName {
+                start: u32::MAX,
+                len: u16::MAX,
+                token_len: 7,
+                group: (1 << 31) - 1,
+                star,
+            };
+            let back = super::AgentName::from_words(&a.to_words());
+            assert_eq!(
+                (back.start, back.len, back.token_len, back.group, back.star),
+                (a.start, a.len, a.token_len, a.group, a.star)
+            );
+        }
     }
 
     #[test]
     fn rule_lines() {
+        use super::{Section, TableBuilder};
         let lines: Vec<u32> = (0..300u32)
             .map(|i| 1 + i * 2 + if i > 100 { 1000 } else { 0 } + if i > 200 { i * 300 } else { 0 })
             .collect();
@@ -601,12 +886,20 @@ mod tests {
         for &l in &lines {
             b.push(l);
         }
-        let r = b.finish();
+        let (words, delta) = b.words();
+        let mut t = TableBuilder::with_capacity(words + delta);
+        b.write(&mut t);
+        let t = t.finish();
+        let r = super::RuleLines {
+            words: t.get(Section::LineWords),
+            delta: t.get(Section::LineDelta),
+            rules: lines.len(),
+        };
         for (i, &l) in lines.iter().enumerate() {
             assert_eq!(r.get(i as u32), l, "{i}");
         }
         // One byte a rule, a base every 64, and 8 bytes per far jump (99 here).
-        assert_eq!(r.heap_bytes(), 300 + 5 * 4 + 99 * 8);
+        assert_eq!(t.heap_bytes(), 300 + 5 * 4 + 99 * 8);
     }
 }
 
@@ -617,6 +910,7 @@ mod breakdown {
     #[test]
     #[ignore]
     fn memory_breakdown() {
+        use super::Section;
         use std::mem::size_of;
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
         let mut tot = [0usize; 10];
@@ -631,15 +925,21 @@ mod breakdown {
             }
             let body = std::fs::read(&p).unwrap();
             let x = crate::parse::parse(&body, &crate::ParseOptions::new());
+            let t = |s: Section| x.table.get(s).len() * 4;
             let parts = [
                 body.len(),
                 x.arena.len(),
-                x.rules.len() * size_of::<super::Rule>() + x.rule_lines.heap_bytes(),
-                x.groups.len() * size_of::<super::Group>(),
-                x.agents.len() * size_of::<super::AgentName>(),
-                (x.lookup.len() + x.lookup_groups.len() + x.star_groups.len()) * 4,
+                x.rules.len() * size_of::<super::Rule>()
+                    + t(Section::LineWords)
+                    + t(Section::LineDelta),
+                t(Section::Groups),
+                t(Section::Agents),
+                t(Section::LookupKeys)
+                    + t(Section::Lookup)
+                    + t(Section::LookupGroups)
+                    + t(Section::StarGroups),
                 x.rare().map_or(0, |r| r.written.heap_bytes()),
-                x.sitemaps.len() * 8,
+                t(Section::Sitemaps),
                 x.records()
                     .iter()
                     .map(crate::record::Record::heap_bytes)

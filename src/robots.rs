@@ -250,7 +250,7 @@ impl Robots {
     /// The groups, in file order.
     pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'_>> {
         let parsed = &*self.parsed;
-        (0..parsed.groups.len() as u32).map(move |index| GroupView { parsed, index })
+        (0..parsed.group_count() as u32).map(move |index| GroupView { parsed, index })
     }
 
     /// Records with keys keepout does not interpret, in file order.
@@ -306,7 +306,7 @@ impl fmt::Debug for Robots {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Robots")
             .field("access", &self.access)
-            .field("groups", &self.parsed.groups.len())
+            .field("groups", &self.parsed.group_count())
             .field("rules", &self.parsed.rules.len())
             .field("sitemaps", &self.parsed.sitemaps().collect::<Vec<_>>())
             .field("warnings", &self.parsed.warnings().len())

@@ -39,7 +39,7 @@ impl<'a> RuleView<'a> {
 
     /// Line number (1-based).
     pub fn line(&self) -> u32 {
-        self.parsed.rule_lines.get(self.index)
+        self.parsed.rule_lines().get(self.index)
     }
 
     /// Allow or disallow.
@@ -76,13 +76,9 @@ impl<'a> RuleView<'a> {
 
     /// The group the rule belongs to.
     pub fn group(&self) -> GroupView<'a> {
-        let i = self
-            .parsed
-            .groups
-            .partition_point(|g| g.rules.1 <= self.index);
         GroupView {
             parsed: self.parsed,
-            index: i as u32,
+            index: self.parsed.group_of_rule(self.index),
         }
     }
 }
@@ -111,8 +107,8 @@ pub struct GroupView<'a> {
 }
 
 impl<'a> GroupView<'a> {
-    fn group(&self) -> &'a crate::model::Group {
-        &self.parsed.groups[self.index as usize]
+    fn group(&self) -> crate::model::Group {
+        self.parsed.group(self.index)
     }
 
     /// Position among the file's groups (0-based).
@@ -131,17 +127,13 @@ impl<'a> GroupView<'a> {
     pub fn agents(&self) -> impl ExactSizeIterator<Item = &'a str> + use<'a> {
         let parsed = self.parsed;
         let (a, b) = self.group().agents;
-        parsed.agents[a as usize..b as usize]
-            .iter()
-            .map(move |n| parsed.agent_value(n))
+        (a..b).map(move |i| parsed.agent_value(&parsed.agent(i)))
     }
 
     /// Does the group name `*`?
     pub fn is_global(&self) -> bool {
         let (a, b) = self.group().agents;
-        self.parsed.agents[a as usize..b as usize]
-            .iter()
-            .any(|n| n.star)
+        (a..b).any(|i| self.parsed.agent(i).star)
     }
 
     /// The group's allow and disallow rules, in file order.

@@ -285,7 +285,7 @@ impl Index {
         Index::over(
             parsed,
             groups.iter().flat_map(|&g| {
-                let (start, end) = parsed.groups[g as usize].rules;
+                let (start, end) = parsed.group(g).rules;
                 start..end
             }),
         )
@@ -746,7 +746,7 @@ mod tests {
             body.push_str("Disallow: /same\nAllow: /same\nDisallow: /same$\n");
         }
         let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
-        let index = Index::build(&parsed, parsed.groups[0].rules);
+        let index = Index::build(&parsed, parsed.group(0).rules);
         // One entry per distinct pattern and kind.
         assert_eq!(index.entries.len(), 3);
         // `/same$` is the longest match of `/same`: its earliest copy.
@@ -767,7 +767,7 @@ mod tests {
                 body.push_str(&format!("Allow: /*.x{i}$\nDisallow: /d{i}/*/e\n"));
             }
             let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
-            let g = parsed.groups[0].rules;
+            let g = parsed.group(0).rules;
             let index = Index::build(&parsed, g);
             let wild = 2 * n - 1;
             assert_eq!(index.wild.len(), wild);
@@ -817,7 +817,7 @@ mod tests {
                 body.push_str(&format!("Allow: /*.x{i}$\n"));
             }
             let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
-            let index = Index::build(&parsed, parsed.groups[0].rules);
+            let index = Index::build(&parsed, parsed.group(0).rules);
             let bound = Index::bytes_bound(prefixed + wild);
             assert!(index.heap_bytes() <= bound, "{prefixed} {wild}");
             // And not far from it (the `starts` table goes by prefix rules

@@ -87,7 +87,7 @@ pub(crate) fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
 /// The best rule of one group for `path`.
 #[inline]
 pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit> {
-    let g = &parsed.groups[group as usize];
+    let g = parsed.group(group);
     rules_best(parsed, g.rules, g.index, path)
 }
 
@@ -240,17 +240,17 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access)
         };
     }
     for &group in groups {
-        let g = &parsed.groups[group as usize];
-        if let Some(slot) = parsed.index_slot(g) {
+        let g = parsed.group(group);
+        if let Some(slot) = parsed.index_slot(&g) {
             slot.get_or_init(|| Box::new(index::Index::build(parsed, g.rules)));
         }
     }
     match *groups {
         [] => Prepared::AllowAll,
         [group] => {
-            let g = &parsed.groups[group as usize];
+            let g = parsed.group(group);
             let (start, end) = g.rules;
-            match parsed.index_slot(g).and_then(|slot| slot.get()) {
+            match parsed.index_slot(&g).and_then(|slot| slot.get()) {
                 Some(index) => Prepared::Indexed {
                     arena: &parsed.arena,
                     prefixes: index.prefixes(),
@@ -272,7 +272,7 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
     // The one `*` group, from what `Parsed` keeps of it (no look at
     // `groups`).
     if let Some((rules, slot)) = parsed.star_one.get()
-        && std::ptr::eq(groups, &*parsed.star_groups)
+        && std::ptr::eq(groups, parsed.star_groups())
     {
         return rules_best(parsed, rules, slot, path);
     }
@@ -283,7 +283,7 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
         }
         // Each group costs the scan a step, as a rule does (see `rent`).
         let n = groups.iter().map(|&g| {
-            let (start, end) = parsed.groups[g as usize].rules;
+            let (start, end) = parsed.group(g).rules;
             end - start + 1
         });
         if !rent(parsed, n.fold(0, u32::saturating_add), path) {
@@ -293,7 +293,7 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
         }
         // Each group scanned (their own indexes are not the merged one's).
         each = |parsed, group, path| {
-            let (start, end) = parsed.groups[group as usize].rules;
+            let (start, end) = parsed.group(group).rules;
             linear_best(
                 &parsed.arena,
                 &parsed.rules[start as usize..end as usize],
@@ -324,7 +324,7 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
 /// starts where that one does, and an empty group's "first rule" is the
 /// next group's), nor does that of its last.
 pub(crate) fn rule_index(parsed: &Parsed, groups: &[u32], hit: Hit) -> Option<u32> {
-    let range = |g: u32| parsed.groups[g as usize].rules;
+    let range = |g: u32| parsed.group(g).rules;
     let first_at = |g: u32| {
         parsed
             .rules
@@ -390,10 +390,10 @@ mod tests {
             // A 9-octet path costs one unit a rule: 100 a check.
             let path = b"/dir0-7/x";
             for i in 0..INDEX_PRICE_SCANS {
-                assert!(best(&p, &p.star_groups, path).is_some_and(|h| !h.allow));
+                assert!(best(&p, p.star_groups(), path).is_some_and(|h| !h.allow));
                 assert!(!built(), "{groups} groups: built after {} checks", i + 1);
             }
-            assert!(best(&p, &p.star_groups, path).is_some_and(|h| !h.allow));
+            assert!(best(&p, p.star_groups(), path).is_some_and(|h| !h.allow));
             assert!(built(), "{groups} groups");
         }
     }
@@ -404,10 +404,10 @@ mod tests {
         let p = parse(text.as_bytes(), &ParseOptions::new());
         // 600 octets: 38 units a rule, more than the price.
         let long = format!("/dir0-7/{}", "a".repeat(592));
-        assert!(best(&p, &p.star_groups, long.as_bytes()).is_some());
+        assert!(best(&p, p.star_groups(), long.as_bytes()).is_some());
         assert!(p.star_slot.0.get().is_some());
         let p = parse(text.as_bytes(), &ParseOptions::new());
-        prepare(&p, &p.star_groups, Access::Rules);
+        prepare(&p, p.star_groups(), Access::Rules);
         assert!(p.star_slot.0.get().is_some());
     }
 }

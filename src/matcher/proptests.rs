@@ -245,7 +245,7 @@ proptest! {
     ) {
         let text = body(&[TestGroup { agents: vec!["*"], rules: rules.clone() }]);
         let parsed = parse::parse(text.as_bytes(), &ParseOptions::new());
-        let Some(g) = parsed.groups.first() else {
+        let Some(g) = parsed.groups().next() else {
             return Ok(());
         };
         let index = Index::build(&parsed, g.rules);

@@ -8,13 +8,14 @@
 
 mod lexer;
 
+use std::cell::Cell;
 use std::fmt;
 
 use crate::limits::MAX_BODY_LEN;
 use crate::lint::{Warning, WarningKind};
 use crate::model::{
     ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Parsed, REWRITTEN, Rare,
-    Rule, RuleLinesBuilder, STAR_SLOT, StarOne, WILDCARD, Written,
+    Rule, RuleLinesBuilder, STAR_SLOT, Section, StarOne, TableBuilder, WILDCARD, Written,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{Record, RequestRate, parse_crawl_delay};
@@ -242,9 +243,86 @@ pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
         let body = &body[..cap(body)];
         let (text, _) = enc.decode_with_bom_removal(body);
         let text = text.as_bytes();
-        return Builder::new(options).run(&text[..cap(text)]);
+        return parse_with_scratch(&text[..cap(text)], options);
     }
-    Builder::new(options).run(&body[..cap(body)])
+    parse_with_scratch(&body[..cap(body)], options)
+}
+
+/// Parses `body` in this thread's [`Scratch`] arrays.
+fn parse_with_scratch(body: &[u8], options: &ParseOptions) -> Parsed {
+    // A fresh one only while the thread is being torn down.
+    let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+    let (parsed, scratch) = Builder::new(options, scratch).run(body);
+    let _ = SCRATCH.try_with(|s| s.set(scratch.emptied()));
+    parsed
+}
+
+thread_local! {
+    /// See [`Scratch`].
+    static SCRATCH: Cell<Scratch> = const { Cell::new(Scratch::EMPTY) };
+}
+
+/// The arrays a parse builds its groups, agents, rules, rule lines and
+/// sitemaps in, before `Builder::finish` copies them out at their size
+/// (into the rules and the [`Table`]). Kept per thread from one parse to
+/// the next, so that they are not allocated, grown and shrunk for each
+/// file: with the table, that took a parse of a small file from about 16
+/// allocations, 7 reallocations and 16 frees to 4, 1 and 4 (see
+/// benches/README.md, session 21).
+#[derive(Default)]
+struct Scratch {
+    rules: Vec<Rule>,
+    rule_lines: RuleLinesBuilder,
+    groups: Vec<Group>,
+    agents: Vec<AgentName>,
+    sitemaps: Vec<(u32, u32)>,
+    /// `Builder::finish`'s sort keys of the named agents.
+    keyed: Vec<u128>,
+}
+
+impl Scratch {
+    const EMPTY: Scratch = Scratch {
+        rules: Vec::new(),
+        rule_lines: RuleLinesBuilder::EMPTY,
+        groups: Vec::new(),
+        agents: Vec::new(),
+        sitemaps: Vec::new(),
+        keyed: Vec::new(),
+    };
+
+    /// A thread keeps at most this many bytes of each array between
+    /// parses: those of a file of about 30 KB or less (most robots.txt
+    /// files), not the 500 KB a large one can take.
+    const KEEP_BYTES: usize = 32 * 1024;
+
+    /// Is `v` small enough to keep?
+    fn keeps<T>(v: &Vec<T>) -> bool {
+        v.capacity() * std::mem::size_of::<T>() <= Scratch::KEEP_BYTES
+    }
+
+    /// The arrays emptied, and dropped when larger than `KEEP_BYTES`.
+    fn emptied(self) -> Scratch {
+        fn keep<T>(mut v: Vec<T>) -> Vec<T> {
+            if !Scratch::keeps(&v) {
+                return Vec::new();
+            }
+            v.clear();
+            v
+        }
+        let rule_lines = if self.rule_lines.capacity_bytes() > Scratch::KEEP_BYTES {
+            RuleLinesBuilder::EMPTY
+        } else {
+            self.rule_lines.reuse()
+        };
+        Scratch {
+            rules: keep(self.rules),
+            rule_lines,
+            groups: keep(self.groups),
+            agents: keep(self.agents),
+            sitemaps: keep(self.sitemaps),
+            keyed: keep(self.keyed),
+        }
+    }
 }
 
 /// A group repeating the one before shares its patterns (see
@@ -265,6 +343,7 @@ struct Builder {
     written: Vec<(u32, u32)>,
     written_text: String,
     sitemaps: Vec<(u32, u32)>,
+    keyed: Vec<u128>,
     host: Option<Box<str>>,
     records: Vec<Record>,
     warnings: Vec<Warning>,
@@ -297,18 +376,20 @@ struct Block {
 }
 
 impl Builder {
-    fn new(options: &ParseOptions) -> Builder {
+    /// A builder of `scratch`'s arrays, which must be empty.
+    fn new(options: &ParseOptions, scratch: Scratch) -> Builder {
         Builder {
             literal: options.mk1996,
             arena: Vec::new(),
-            rules: Vec::new(),
-            rule_lines: RuleLinesBuilder::default(),
-            groups: Vec::new(),
+            rules: scratch.rules,
+            rule_lines: scratch.rule_lines,
+            groups: scratch.groups,
             extras: Vec::new(),
-            agents: Vec::new(),
+            agents: scratch.agents,
             written: Vec::new(),
             written_text: String::new(),
-            sitemaps: Vec::new(),
+            sitemaps: scratch.sitemaps,
+            keyed: scratch.keyed,
             host: None,
             records: Vec::new(),
             warnings: Vec::new(),
@@ -322,7 +403,8 @@ impl Builder {
         self.warnings.push(Warning { line, kind });
     }
 
-    fn run(mut self, body: &[u8]) -> Parsed {
+    /// The parse of `body`, and the scratch arrays given back.
+    fn run(mut self, body: &[u8]) -> (Parsed, Scratch) {
         // Patterns and agent values are most of a body: reserve it all once
         // (the arena is shrunk to fit at the end), and rules for lines of
         // 16 octets or more, so neither is copied while it grows.
@@ -858,8 +940,9 @@ impl Builder {
         self.arena.truncate(first);
     }
 
-    fn finish(mut self, body_len: usize) -> Parsed {
+    fn finish(mut self, body_len: usize) -> (Parsed, Scratch) {
         self.close_group();
+        let mut keyed = std::mem::take(&mut self.keyed);
         let token = |i: u32| {
             let a = &self.agents[i as usize];
             &self.arena[a.start as usize..a.start as usize + a.token_len as usize]
@@ -869,9 +952,6 @@ impl Builder {
         // its token (its first 8 octets, lower-cased), group and index,
         // which decides every comparison but those between tokens that
         // share their first 8 octets.
-        // (No allocation when only `*` names a group, as in many files.)
-        let named = self.agents.iter().any(|a| !a.star && a.token_len != 0);
-        let mut keyed: Vec<u128> = Vec::with_capacity(if named { self.agents.len() } else { 0 });
         let mut long = false;
         for (i, a) in self.agents.iter().enumerate() {
             if a.star || a.token_len == 0 {
@@ -901,12 +981,9 @@ impl Builder {
         keyed.dedup_by(|x, y| {
             *x >> 32 == *y >> 32 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
         });
-        let lookup_keys: Box<[u64]> = keyed.iter().map(|&k| (k >> 64) as u64).collect();
-        let named_filter = lookup_keys
+        let named_filter = keyed
             .iter()
-            .fold(0, |f, &k| f | crate::model::token_bit(k));
-        let lookup = keyed.iter().map(|&k| k as u32).collect();
-        let lookup_groups: Vec<u32> = keyed.iter().map(|&k| (k >> 32) as u32).collect();
+            .fold(0, |f, &k| f | crate::model::token_bit((k >> 64) as u64));
         // The groups of the `*` agents, each once (groups never decrease
         // along the agents), counted first so that the array is allocated
         // once, at its size.
@@ -918,14 +995,13 @@ impl Builder {
                 .map(|a| a.group)
                 .filter(move |&g| last.replace(g) != Some(g))
         };
-        let mut star_groups: Vec<u32> = Vec::with_capacity(star_groups_in().count());
-        star_groups.extend(star_groups_in());
-        // An index slot for each group large enough to get an index: the
-        // one `*` group's is `Parsed::star_slot`, the others are numbered.
-        let star_group = match *star_groups {
-            [g] => g as usize,
+        let star_count = star_groups_in().count();
+        let star_group = match star_count {
+            1 => star_groups_in().next().map_or(usize::MAX, |g| g as usize),
             _ => usize::MAX,
         };
+        // An index slot for each group large enough to get an index: the
+        // one `*` group's is `Parsed::star_slot`, the others are numbered.
         let mut slots = 0;
         for (i, g) in self.groups.iter_mut().enumerate() {
             if g.rules.1 - g.rules.0 > crate::matcher::INDEX_MIN_RULES {
@@ -943,17 +1019,20 @@ impl Builder {
         // What a merged check without an index walks: every group, and
         // every rule of each (a name in thousands of empty groups costs as
         // much as thousands of rules).
-        let rules_in = |of: &[u32]| -> u32 {
-            of.iter()
-                .map(|&g| groups[g as usize].rules.1 - groups[g as usize].rules.0 + 1)
+        let rules_in = |of: &mut dyn Iterator<Item = u32>| -> u32 {
+            of.map(|g| groups[g as usize].rules.1 - groups[g as usize].rules.0 + 1)
                 .fold(0, u32::saturating_add)
         };
-        let star_index =
-            if star_groups.len() > 1 && rules_in(&star_groups) > crate::matcher::INDEX_MIN_RULES {
-                STAR_SLOT
-            } else {
-                NO_INDEX
-            };
+        let star_rules = || {
+            star_groups_in()
+                .map(|g| groups[g as usize].rules.1 - groups[g as usize].rules.0 + 1)
+                .fold(0, u32::saturating_add)
+        };
+        let star_index = if star_count > 1 && star_rules() > crate::matcher::INDEX_MIN_RULES {
+            STAR_SLOT
+        } else {
+            NO_INDEX
+        };
         // And one for each crawler name in several groups (section 2.2.1
         // merges them) with enough rules between them: its run of
         // `lookup_groups`, the slice `agent::select` returns for it.
@@ -964,20 +1043,18 @@ impl Builder {
         }) {
             let end = start + run.len();
             if run.len() > 1
-                && rules_in(&lookup_groups[start..end]) > crate::matcher::INDEX_MIN_RULES
+                && rules_in(&mut run.iter().map(|&k| (k >> 32) as u32))
+                    > crate::matcher::INDEX_MIN_RULES
             {
                 named_indexes.push((start as u32, end as u32, slots));
                 slots += 1;
             }
             start = end;
         }
-        let star_one = StarOne::new(match *star_groups {
-            [g] => {
-                let g = &self.groups[g as usize];
-                Some((g.rules, g.index))
-            }
-            _ => None,
-        });
+        let star_one = StarOne::new((star_group != usize::MAX).then(|| {
+            let g = &self.groups[star_group];
+            (g.rules, g.index)
+        }));
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
             written: Written {
@@ -989,27 +1066,72 @@ impl Builder {
             warnings: self.warnings.into_boxed_slice(),
             named_indexes: named_indexes.into_boxed_slice(),
         };
-        Parsed {
+        // The small arrays, copied out into one allocation at its size.
+        let (line_words, line_delta) = self.rule_lines.words();
+        let mut table = TableBuilder::with_capacity(
+            keyed.len() * 4
+                + star_count
+                + self.groups.len() * Group::WORDS
+                + self.agents.len() * AgentName::WORDS
+                + self.sitemaps.len() * 2
+                + line_words
+                + line_delta,
+        );
+        table.section(Section::LookupKeys, |w| {
+            w.extend(
+                keyed
+                    .iter()
+                    .flat_map(|&k| [(k >> 96) as u32, (k >> 64) as u32]),
+            );
+        });
+        table.section(Section::Lookup, |w| {
+            w.extend(keyed.iter().map(|&k| k as u32))
+        });
+        table.section(Section::LookupGroups, |w| {
+            w.extend(keyed.iter().map(|&k| (k >> 32) as u32));
+        });
+        table.section(Section::StarGroups, |w| w.extend(star_groups_in()));
+        table.section(Section::Groups, |w| {
+            w.extend(self.groups.iter().flat_map(|g| g.to_words()));
+        });
+        table.section(Section::Agents, |w| {
+            w.extend(self.agents.iter().flat_map(|a| a.to_words()));
+        });
+        table.section(Section::Sitemaps, |w| {
+            w.extend(self.sitemaps.iter().flat_map(|&(start, end)| [start, end]));
+        });
+        self.rule_lines.write(&mut table);
+        // Copied out at their size, unless the scratch array is too large to
+        // keep (`Scratch::emptied`): then it is shrunk in place, as copying
+        // hundreds of KB would cost more than the allocation it saves.
+        let rules: Box<[Rule]> = if Scratch::keeps(&self.rules) {
+            self.rules.as_slice().into()
+        } else {
+            std::mem::take(&mut self.rules).into_boxed_slice()
+        };
+        let parsed = Parsed {
             arena: self.arena.into_boxed_slice(),
-            rules: self.rules.into_boxed_slice(),
-            rule_lines: self.rule_lines.finish(),
-            groups: self.groups.into_boxed_slice(),
+            rules,
+            table: table.finish(),
             indexes: (0..slots).map(|_| IndexSlot::default()).collect(),
-            agents: self.agents.into_boxed_slice(),
-            lookup_keys,
-            lookup,
-            lookup_groups: lookup_groups.into_boxed_slice(),
             star_one,
             star_slot: IndexSlot::default(),
             spent: Default::default(),
             named_filter,
-            star_groups: star_groups.into_boxed_slice(),
             star_index,
-            sitemaps: self.sitemaps.into_boxed_slice(),
             rare: rare.boxed(),
             // At most `MAX_BODY_LEN` (2^30): see `parse`.
             body_len: body_len as u32,
-        }
+        };
+        let scratch = Scratch {
+            rules: self.rules,
+            rule_lines: self.rule_lines,
+            groups: self.groups,
+            agents: self.agents,
+            sitemaps: self.sitemaps,
+            keyed,
+        };
+        (parsed, scratch)
     }
 }
 
@@ -1071,9 +1193,9 @@ fn push_text_or_escaped(out: &mut Vec<u8>, value: &[u8]) {
 pub(crate) fn parsed_both_ways(body: &[u8], mk1996: bool) -> (String, String) {
     let options = ParseOptions::new().mk1996(mk1996);
     let run = |fast: bool| {
-        let mut b = Builder::new(&options);
+        let mut b = Builder::new(&options, Scratch::default());
         b.fast = fast;
-        format!("{:?}", b.run(body))
+        format!("{:?}", b.run(body).0)
     };
     (run(true), run(false))
 }
@@ -1200,17 +1322,18 @@ mod tests {
     /// The agent lookup as first written: every named agent with a token,
     /// sorted by (token in any case, group, index), one per token and group.
     fn naive_lookup(p: &Parsed) -> Vec<u32> {
-        let token = |i: u32| p.agent_token(&p.agents[i as usize]);
-        let mut v: Vec<u32> = (0..p.agents.len() as u32)
-            .filter(|&i| !p.agents[i as usize].star && !token(i).is_empty())
+        let agents: Vec<AgentName> = p.agents().collect();
+        let token = |i: u32| p.agent_token(&agents[i as usize]);
+        let mut v: Vec<u32> = (0..agents.len() as u32)
+            .filter(|&i| !agents[i as usize].star && !token(i).is_empty())
             .collect();
         v.sort_by(|&x, &y| {
             crate::agent::cmp_ignore_case(token(x), token(y))
-                .then(p.agents[x as usize].group.cmp(&p.agents[y as usize].group))
+                .then(agents[x as usize].group.cmp(&agents[y as usize].group))
                 .then(x.cmp(&y))
         });
         v.dedup_by(|x, y| {
-            p.agents[*x as usize].group == p.agents[*y as usize].group
+            agents[*x as usize].group == agents[*y as usize].group
                 && token(*x).eq_ignore_ascii_case(token(*y))
         });
         v
@@ -1218,51 +1341,52 @@ mod tests {
 
     fn check_lookup(body: &[u8]) {
         let p = parse(body, &ParseOptions::new());
+        let agents: Vec<AgentName> = p.agents().collect();
+        let groups: Vec<Group> = p.groups().collect();
         let want = naive_lookup(&p);
-        assert_eq!(&*p.lookup, &want[..]);
+        assert_eq!(p.lookup(), &want[..]);
         // The filter has every named token's bit; the one `*` group is
         // kept inline when there is exactly one.
-        for &k in &p.lookup_keys {
+        for &[high, low] in p.lookup_keys() {
+            let k = (high as u64) << 32 | low as u64;
             assert_ne!(p.named_filter & crate::model::token_bit(k), 0);
         }
-        let star_one = match *p.star_groups {
-            [g] => Some((p.groups[g as usize].rules, p.groups[g as usize].index)),
+        let star_one = match *p.star_groups() {
+            [g] => Some((groups[g as usize].rules, groups[g as usize].index)),
             _ => None,
         };
         assert_eq!(p.star_one.get(), star_one);
         // The index slot in `Parsed` is the one `*` group's, or the merged
         // `*` groups', and no other's.
-        for (i, g) in p.groups.iter().enumerate() {
+        for (i, g) in groups.iter().enumerate() {
             let large = g.rules.1 - g.rules.0 > crate::matcher::INDEX_MIN_RULES;
-            let star = *p.star_groups == [i as u32];
+            let star = *p.star_groups() == [i as u32];
             assert_eq!(g.index == STAR_SLOT, large && star);
             assert_eq!(g.index == NO_INDEX, !large);
         }
-        assert!(p.star_index == NO_INDEX || (p.star_index == STAR_SLOT && p.star_groups.len() > 1));
+        assert!(
+            p.star_index == NO_INDEX || (p.star_index == STAR_SLOT && p.star_groups().len() > 1)
+        );
         // The `*` groups: each group with a `*` agent, once, in order.
-        let mut stars: Vec<u32> = p
-            .agents
-            .iter()
-            .filter(|a| a.star)
-            .map(|a| a.group)
-            .collect();
+        let mut stars: Vec<u32> = agents.iter().filter(|a| a.star).map(|a| a.group).collect();
         stars.dedup();
-        assert_eq!(&*p.star_groups, &stars[..]);
-        for (k, &i) in p.lookup.iter().enumerate() {
-            let a = &p.agents[i as usize];
-            assert_eq!(p.lookup_keys[k], crate::agent::token_key(p.agent_token(a)));
-            assert_eq!(p.lookup_groups[k], a.group);
+        assert_eq!(p.star_groups(), &stars[..]);
+        for (k, &i) in p.lookup().iter().enumerate() {
+            let a = &agents[i as usize];
+            let key = crate::agent::token_key(p.agent_token(a));
+            assert_eq!(p.lookup_keys()[k], [(key >> 32) as u32, key as u32]);
+            assert_eq!(p.lookup_groups()[k], a.group);
             // The groups the token selects have a merged index exactly when
             // they are several with enough rules and groups between them.
             let token = std::str::from_utf8(p.agent_token(a)).unwrap();
-            let (groups, _) = crate::agent::select(&p, token);
-            let rules: u32 = groups
+            let (selected, _) = crate::agent::select(&p, token);
+            let rules: u32 = selected
                 .iter()
-                .map(|&g| p.groups[g as usize].rules.1 - p.groups[g as usize].rules.0)
+                .map(|&g| groups[g as usize].rules.1 - groups[g as usize].rules.0)
                 .sum();
-            let merged =
-                groups.len() > 1 && rules + groups.len() as u32 > crate::matcher::INDEX_MIN_RULES;
-            assert_eq!(p.merged_slot(groups).is_some(), merged, "{token}");
+            let merged = selected.len() > 1
+                && rules + selected.len() as u32 > crate::matcher::INDEX_MIN_RULES;
+            assert_eq!(p.merged_slot(selected).is_some(), merged, "{token}");
         }
     }
 
@@ -1294,13 +1418,13 @@ mod tests {
                     User-agent: *\nUser-agent: *\nDisallow: /c\n";
         check_lookup(body.as_bytes());
         assert_eq!(
-            &*parse(body.as_bytes(), &ParseOptions::new()).star_groups,
+            parse(body.as_bytes(), &ParseOptions::new()).star_groups(),
             [0, 2]
         );
         // Only `*`: no table of names.
         let p = parse(b"User-agent: *\nDisallow: /a\n", &ParseOptions::new());
-        assert!(p.lookup.is_empty() && p.lookup_keys.is_empty());
-        assert_eq!(&*p.star_groups, [0]);
+        assert!(p.lookup().is_empty() && p.lookup_keys().is_empty());
+        assert_eq!(p.star_groups(), [0]);
     }
 
     /// A crawler named in thousands of empty groups (or thousands of empty
