@@ -1411,6 +1411,37 @@ mod tests {
         assert!(p.merged_slot(one).is_none());
     }
 
+    /// The scratch arrays a thread keeps between parses carry nothing from
+    /// one file into the next: a file parses the same after others as on a
+    /// fresh thread, whether the scratch was kept or dropped as too large.
+    #[test]
+    fn a_parse_owes_nothing_to_the_parses_before_it_on_its_thread() {
+        let mut big = String::from("User-agent: a\nUser-agent: b\nSitemap: /s\n");
+        for i in 0..6000 {
+            big.push_str(&format!("Disallow: /p{i}\n\n\nAllow: /q{i}$\n"));
+        }
+        let small = "User-agent: *\nDisallow: /x\nSitemap: https://e.com/s.xml\n\
+                     User-agent: c\nAllow: /y\n";
+        let fresh = |body: String| {
+            std::thread::spawn(move || {
+                format!("{:?}", parse(body.as_bytes(), &ParseOptions::new()))
+            })
+            .join()
+            .unwrap()
+        };
+        let want_small = fresh(small.to_owned());
+        let want_big = fresh(big.clone());
+        for body in [&big, small, small, &big, small] {
+            let got = format!("{:?}", parse(body.as_bytes(), &ParseOptions::new()));
+            let want = if body == small {
+                &want_small
+            } else {
+                &want_big
+            };
+            assert!(&got == want, "{}", &body[..40]);
+        }
+    }
+
     #[test]
     fn star_groups_are_each_group_with_a_star_once() {
         let body = "User-agent: *\nUser-agent: bot\nUser-agent: *\nDisallow: /a\n\
