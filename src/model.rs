@@ -16,8 +16,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicU32;
 use std::time::Duration;
 
-use crate::lint::Warning;
+use crate::lint::{Warning, WarningKind};
 use crate::matcher::index::Index;
+use crate::parse::Directive;
 use crate::record::{Record, RequestRate};
 
 /// Rule flag: an `Allow` rule (else `Disallow`).
@@ -450,6 +451,170 @@ impl Written {
     }
 }
 
+/// The records keepout does not interpret and the warnings, as the parser
+/// keeps them: the keys and values they quote as written, one after
+/// another in one array of octets, each made text (a [`Record`], a
+/// [`Warning`]'s key) only when [`records`](Notes::records) or
+/// [`warnings`](Notes::warnings) is first called. Until then a record
+/// costs its octets and 16 bytes, and no allocation of its own, where three
+/// (its key, its value, and its warning's copy of the key) made such a
+/// line cost the parse about 2,000 instructions instead of about 500
+/// (session 21). Checks never read them; tooling does.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Notes {
+    /// Keys and values as written.
+    text: Vec<u8>,
+    /// Each record: its line, and where its key starts, its value starts
+    /// (the key's end) and its value ends in `text`.
+    records: Vec<[u32; 4]>,
+    /// The warnings, the key of each `UnknownKey` and `Misspelled` left
+    /// empty: it is in `text`, at the next of `quotes`.
+    warnings: Vec<Warning>,
+    /// Where the key of each warning that quotes one is in `text`, in the
+    /// warnings' order.
+    quotes: Vec<[u32; 2]>,
+    /// The records and warnings as text, once asked for.
+    cooked: OnceLock<Cooked>,
+}
+
+/// [`Notes`] as text: the records, and the warnings with their keys.
+type Cooked = (Box<[Record]>, Box<[Warning]>);
+
+impl Notes {
+    /// Records a warning that quotes nothing.
+    #[inline]
+    pub fn warn(&mut self, line: u32, kind: WarningKind) {
+        self.warnings.push(Warning { line, kind });
+    }
+
+    /// Records a key keepout does not know, with its value: a record and
+    /// its `UnknownKey` warning.
+    pub fn unknown(&mut self, line: u32, key: &[u8], value: &[u8]) {
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(key);
+        let key_end = self.text.len() as u32;
+        self.text.extend_from_slice(value);
+        self.records
+            .push([line, start, key_end, self.text.len() as u32]);
+        self.quotes.push([start, key_end]);
+        self.warn(
+            line,
+            WarningKind::UnknownKey {
+                key: Box::default(),
+            },
+        );
+    }
+
+    /// Records a misspelled key read as `understood_as`.
+    pub fn misspelled(&mut self, line: u32, key: &[u8], understood_as: Directive) {
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(key);
+        self.quotes.push([start, self.text.len() as u32]);
+        let written = Box::default();
+        self.warn(
+            line,
+            WarningKind::Misspelled {
+                written,
+                understood_as,
+            },
+        );
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.warnings.is_empty() && self.records.is_empty()
+    }
+
+    /// Its arrays at their size.
+    pub fn shrunk(mut self) -> Notes {
+        self.text.shrink_to_fit();
+        self.records.shrink_to_fit();
+        self.warnings.shrink_to_fit();
+        self.quotes.shrink_to_fit();
+        self
+    }
+
+    fn cooked(&self) -> &Cooked {
+        self.cooked.get_or_init(|| {
+            let text = |[a, b]: [u32; 2]| lossy(&self.text[a as usize..b as usize]);
+            let records = self
+                .records
+                .iter()
+                .map(|&[line, start, key_end, end]| Record {
+                    line,
+                    key: text([start, key_end]),
+                    value: text([key_end, end]),
+                })
+                .collect();
+            let mut quotes = self.quotes.iter();
+            let mut quote = || quotes.next().map_or_else(Box::default, |&q| text(q));
+            let warnings = self
+                .warnings
+                .iter()
+                .map(|w| {
+                    let kind = match w.kind {
+                        WarningKind::UnknownKey { .. } => WarningKind::UnknownKey { key: quote() },
+                        WarningKind::Misspelled { understood_as, .. } => WarningKind::Misspelled {
+                            written: quote(),
+                            understood_as,
+                        },
+                        ref kind => kind.clone(),
+                    };
+                    Warning { line: w.line, kind }
+                })
+                .collect();
+            (records, warnings)
+        })
+    }
+
+    pub fn records(&self) -> &[Record] {
+        if self.records.is_empty() {
+            return &[];
+        }
+        &self.cooked().0
+    }
+
+    pub fn warnings(&self) -> &[Warning] {
+        if self.warnings.is_empty() {
+            return &[];
+        }
+        &self.cooked().1
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.warnings.len()
+    }
+
+    /// The warnings with the keys they quote left empty (their lines and
+    /// kinds are right).
+    pub fn raw_warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let cooked = self.cooked.get().map_or(0, |(records, warnings)| {
+            records.iter().map(Record::heap_bytes).sum::<usize>()
+                + warnings.iter().map(Warning::heap_bytes).sum::<usize>()
+        });
+        self.text.len()
+            + self.records.len() * size_of::<[u32; 4]>()
+            + self.warnings.len() * size_of::<Warning>()
+            + self.quotes.len() * size_of::<[u32; 2]>()
+            + cooked
+    }
+}
+
+/// `value` as text, each invalid UTF-8 sequence replaced by U+FFFD, as
+/// `String::from_utf8_lossy` does; but valid text, nearly every value, is
+/// checked by `str::from_utf8`, several octets a step, rather than chunk by
+/// chunk.
+fn lossy(value: &[u8]) -> Box<str> {
+    match std::str::from_utf8(value) {
+        Ok(text) => text.into(),
+        Err(_) => String::from_utf8_lossy(value).into(),
+    }
+}
+
 /// The parts of a parse most files do not have (about two files in three
 /// have none), kept behind one pointer rather than five empty slices.
 #[derive(Debug, Clone, Default)]
@@ -459,9 +624,8 @@ pub(crate) struct Rare {
     /// Patterns as written, for rules flagged `REWRITTEN`.
     pub written: Written,
     pub host: Option<Box<str>>,
-    /// Records with keys keepout does not interpret.
-    pub records: Box<[Record]>,
-    pub warnings: Box<[Warning]>,
+    /// Records with keys keepout does not interpret, and warnings.
+    pub notes: Notes,
     /// For each crawler name in several groups with more than
     /// [`INDEX_MIN_RULES`](crate::matcher::INDEX_MIN_RULES) rules and
     /// groups between them: where its run of groups is in
@@ -475,9 +639,8 @@ impl Rare {
         self.extras.is_empty()
             && self.written.is_empty()
             && self.host.is_none()
-            && self.records.is_empty()
+            && self.notes.is_empty()
             && self.named_indexes.is_empty()
-            && self.warnings.is_empty()
     }
 
     /// `Some` unless there is nothing in it.
@@ -700,11 +863,16 @@ impl Parsed {
     }
 
     pub fn records(&self) -> &[Record] {
-        self.rare().map_or(&[], |r| &r.records)
+        self.rare().map_or(&[], |r| r.notes.records())
     }
 
     pub fn warnings(&self) -> &[Warning] {
-        self.rare().map_or(&[], |r| &r.warnings)
+        self.rare().map_or(&[], |r| r.notes.warnings())
+    }
+
+    /// How many warnings there are, without making them text.
+    pub fn warning_count(&self) -> usize {
+        self.rare().map_or(0, |r| r.notes.warning_count())
     }
 
     /// The index slot numbered `slot` ([`STAR_SLOT`] or a position in
@@ -820,12 +988,7 @@ impl Parsed {
                 .rare()
                 .map_or(0, |r| r.named_indexes.len() * size_of::<(u32, u32, u32)>())
             + self.host().map_or(0, str::len)
-            + self.records().iter().map(Record::heap_bytes).sum::<usize>()
-            + self
-                .warnings()
-                .iter()
-                .map(Warning::heap_bytes)
-                .sum::<usize>()
+            + self.rare().map_or(0, |r| r.notes.heap_bytes())
     }
 
     fn extras_len(&self) -> usize {

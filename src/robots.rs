@@ -309,7 +309,7 @@ impl fmt::Debug for Robots {
             .field("groups", &self.parsed.group_count())
             .field("rules", &self.parsed.rules.len())
             .field("sitemaps", &self.parsed.sitemaps().collect::<Vec<_>>())
-            .field("warnings", &self.parsed.warnings().len())
+            .field("warnings", &self.parsed.warning_count())
             .field("fetch", &self.fetch)
             .finish()
     }

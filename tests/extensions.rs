@@ -280,3 +280,45 @@ fn robots_is_send_sync_and_cheap_to_clone() {
     assert_eq!(copy.heap_bytes(), robots.heap_bytes());
     assert!(robots.heap_bytes() > 0);
 }
+
+#[test]
+fn warnings_quote_their_keys_in_line_order_among_the_others() {
+    use keepout::WarningKind::{InvalidValue, Misspelled, RuleOutsideGroup, UnknownKey};
+    let body = "Disallow: /early\nUser-agent: *\nDisalow: /a\nNoindex: /b\n\
+                Crawl-delay: soon\nUser agent: x\nFoo: bar\n";
+    let robots = Robots::parse(body);
+    // The keys are made text on first use, from any thread.
+    let other = robots.clone();
+    let there = std::thread::spawn(move || other.warnings().to_vec());
+    let here = robots.warnings().to_vec();
+    assert_eq!(here, there.join().unwrap());
+    let got: Vec<(u32, String)> = here
+        .iter()
+        .map(|w| {
+            let what = match &w.kind {
+                Misspelled { written, .. } => format!("misspelled {written}"),
+                UnknownKey { key } => format!("unknown {key}"),
+                RuleOutsideGroup => "outside".to_string(),
+                InvalidValue { .. } => "invalid".to_string(),
+                other => format!("{other:?}"),
+            };
+            (w.line, what)
+        })
+        .collect();
+    let want = [
+        (1, "outside"),
+        (3, "misspelled Disalow"),
+        (4, "unknown Noindex"),
+        (5, "invalid"),
+        (6, "misspelled User agent"),
+        (7, "unknown Foo"),
+    ];
+    let want: Vec<(u32, String)> = want.iter().map(|&(l, s)| (l, s.to_string())).collect();
+    assert_eq!(got, want);
+    let records: Vec<(u32, &str, &str)> = robots
+        .records()
+        .iter()
+        .map(|r| (r.line, &*r.key, &*r.value))
+        .collect();
+    assert_eq!(records, [(4, "Noindex", "/b"), (7, "Foo", "bar")]);
+}

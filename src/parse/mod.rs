@@ -12,13 +12,13 @@ use std::cell::Cell;
 use std::fmt;
 
 use crate::limits::MAX_BODY_LEN;
-use crate::lint::{Warning, WarningKind};
+use crate::lint::WarningKind;
 use crate::model::{
-    ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Parsed, REWRITTEN, Rare,
-    Rule, RuleLinesBuilder, STAR_SLOT, Section, StarOne, TableBuilder, WILDCARD, Written,
+    ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Notes, Parsed, REWRITTEN,
+    Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarOne, TableBuilder, WILDCARD, Written,
 };
 use crate::percent::{self, Mode, Seen};
-use crate::record::{Record, RequestRate, parse_crawl_delay};
+use crate::record::{RequestRate, parse_crawl_delay};
 use crate::robots::Robots;
 
 pub(crate) use lexer::{is_space, trim};
@@ -345,8 +345,8 @@ struct Builder {
     sitemaps: Vec<(u32, u32)>,
     keyed: Vec<u128>,
     host: Option<Box<str>>,
-    records: Vec<Record>,
-    warnings: Vec<Warning>,
+    /// Unknown records and warnings.
+    notes: Notes,
     /// A rule line has been seen since the current group's last user-agent
     /// line, so the next user-agent line starts a new group (section 2.1).
     rule_seen: bool,
@@ -391,8 +391,7 @@ impl Builder {
             sitemaps: scratch.sitemaps,
             keyed: scratch.keyed,
             host: None,
-            records: Vec::new(),
-            warnings: Vec::new(),
+            notes: Notes::default(),
             rule_seen: false,
             fast: true,
             block: Block::default(),
@@ -400,7 +399,7 @@ impl Builder {
     }
 
     fn warn(&mut self, line: u32, kind: WarningKind) {
-        self.warnings.push(Warning { line, kind });
+        self.notes.warn(line, kind);
     }
 
     /// The parse of `body`, and the scratch arrays given back.
@@ -531,27 +530,12 @@ impl Builder {
         match classify(key) {
             Some((directive, misspelled)) => {
                 if misspelled {
-                    let written = lossy(key);
-                    self.warn(
-                        number,
-                        WarningKind::Misspelled {
-                            written,
-                            understood_as: directive,
-                        },
-                    );
+                    self.notes.misspelled(number, key, directive);
                 }
                 self.directive(number, directive, value);
             }
-            None => {
-                let key = lossy(key);
-                self.warn(number, WarningKind::UnknownKey { key: key.clone() });
-                let value = lossy(value);
-                self.records.push(Record {
-                    line: number,
-                    key,
-                    value,
-                });
-            }
+            // Kept as written; made text when first asked for (`Notes`).
+            None => self.notes.unknown(number, key, value),
         }
     }
 
@@ -673,7 +657,8 @@ impl Builder {
         }
         // No warning about its lines (warnings are in line order).
         if self
-            .warnings
+            .notes
+            .raw_warnings()
             .iter()
             .rev()
             .take_while(|w| w.line >= b.first_line)
@@ -1062,8 +1047,7 @@ impl Builder {
                 text: self.written_text.into_boxed_str(),
             },
             host: self.host,
-            records: self.records.into_boxed_slice(),
-            warnings: self.warnings.into_boxed_slice(),
+            notes: self.notes.shrunk(),
             named_indexes: named_indexes.into_boxed_slice(),
         };
         // The small arrays, copied out into one allocation at its size.
@@ -1146,17 +1130,6 @@ fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
             crate::agent::lower8(w) & !past
         }
         None => crate::agent::token_key(&arena[start..start + len]),
-    }
-}
-
-/// `value` as text, each invalid UTF-8 sequence replaced by U+FFFD, as
-/// `String::from_utf8_lossy` does; but valid text, nearly every value, is
-/// checked by `str::from_utf8`, several octets a step, rather than chunk by
-/// chunk.
-fn lossy(value: &[u8]) -> Box<str> {
-    match std::str::from_utf8(value) {
-        Ok(text) => text.into(),
-        Err(_) => String::from_utf8_lossy(value).into(),
     }
 }
 
