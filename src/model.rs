@@ -327,7 +327,7 @@ impl Rule {
 pub(crate) struct Group {
     /// Range of [`Parsed::rules`].
     pub rules: (u32, u32),
-    /// Range of [`Parsed::agents`].
+    /// Range of the agents ([`Parsed::agent`]).
     pub agents: (u32, u32),
     /// Line of the group's first user-agent line.
     pub line: u32,

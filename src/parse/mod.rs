@@ -4,7 +4,7 @@
 //! The parser makes one pass over the body and does O(1) work per line plus
 //! O(n) per value octet, with no backtracking and no regex; at the end it
 //! sorts the named user-agents for lookup. It never fails: what it cannot
-//! read it skips, with a [`Warning`].
+//! read it skips, with a [`Warning`](crate::Warning).
 
 mod lexer;
 
@@ -264,7 +264,7 @@ thread_local! {
 
 /// The arrays a parse builds its groups, agents, rules, rule lines and
 /// sitemaps in, before `Builder::finish` copies them out at their size
-/// (into the rules and the [`Table`]). Kept per thread from one parse to
+/// (into the rules and the [`Table`](crate::model::Table)). Kept per thread from one parse to
 /// the next, so that they are not allocated, grown and shrunk for each
 /// file: with the table, that took a parse of a small file from about 16
 /// allocations, 7 reallocations and 16 frees to 4, 1 and 4 (see
