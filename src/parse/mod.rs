@@ -264,11 +264,11 @@ thread_local! {
 
 /// The arrays a parse builds its groups, agents, rules, rule lines and
 /// sitemaps in, before `Builder::finish` copies them out at their size
-/// (into the rules and the [`Table`](crate::model::Table)). Kept per thread from one parse to
-/// the next, so that they are not allocated, grown and shrunk for each
-/// file: with the table, that took a parse of a small file from about 16
-/// allocations, 7 reallocations and 16 frees to 4, 1 and 4 (see
-/// benches/README.md, session 21).
+/// (into the rules and the [`Table`](crate::model::Table)). Kept per
+/// thread from one parse to the next, so that they are not allocated,
+/// grown and shrunk for each file: with the table, that took a parse of a
+/// small file from about 16 allocations, 7 reallocations and 16 frees to
+/// 4, 1 and 4 (see benches/README.md, session 21).
 #[derive(Default)]
 struct Scratch {
     rules: Vec<Rule>,
@@ -1008,12 +1008,9 @@ impl Builder {
             of.map(|g| groups[g as usize].rules.1 - groups[g as usize].rules.0 + 1)
                 .fold(0, u32::saturating_add)
         };
-        let star_rules = || {
-            star_groups_in()
-                .map(|g| groups[g as usize].rules.1 - groups[g as usize].rules.0 + 1)
-                .fold(0, u32::saturating_add)
-        };
-        let star_index = if star_count > 1 && star_rules() > crate::matcher::INDEX_MIN_RULES {
+        let star_index = if star_count > 1
+            && rules_in(&mut star_groups_in()) > crate::matcher::INDEX_MIN_RULES
+        {
             STAR_SLOT
         } else {
             NO_INDEX
