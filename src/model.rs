@@ -452,27 +452,38 @@ impl Written {
 }
 
 /// The records keepout does not interpret and the warnings, as the parser
-/// keeps them: the keys and values they quote as written, one after
-/// another in one array of octets, each made text (a [`Record`], a
-/// [`Warning`]'s key) only when [`records`](Notes::records) or
-/// [`warnings`](Notes::warnings) is first called. Until then a record
+/// keeps them. The keys and values they quote are kept as written, one
+/// after another in one array of octets ([`Quoted`]), each made text (a
+/// [`Record`], a [`Warning`]'s key) only when [`records`](Notes::records)
+/// or [`warnings`](Notes::warnings) is first called. Until then a record
 /// costs its octets and 16 bytes, and no allocation of its own, where three
 /// (its key, its value, and its warning's copy of the key) made such a
 /// line cost the parse about 2,000 instructions instead of about 500
 /// (session 21). Checks never read them; tooling does.
+///
+/// Most files with warnings quote nothing (a line without a colon, a rule
+/// before any group): those keep 24 bytes here and their warnings, whole,
+/// and no [`Quoted`] (test `notes_are_small`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Notes {
+    /// The warnings, in line order; with [`Quoted`], the key of each
+    /// `UnknownKey` and `Misspelled` left empty (it is in the quoted text).
+    warnings: Box<[Warning]>,
+    /// What the records and warnings quote, if anything.
+    quoted: Option<Box<Quoted>>,
+}
+
+/// The records of a file, and the keys its warnings quote, as written.
+#[derive(Debug, Clone)]
+struct Quoted {
     /// Keys and values as written.
-    text: Vec<u8>,
+    text: Box<[u8]>,
     /// Each record: its line, and where its key starts, its value starts
     /// (the key's end) and its value ends in `text`.
-    records: Vec<[u32; 4]>,
-    /// The warnings, the key of each `UnknownKey` and `Misspelled` left
-    /// empty: it is in `text`, at the next of `quotes`.
-    warnings: Vec<Warning>,
+    records: Box<[[u32; 4]]>,
     /// Where the key of each warning that quotes one is in `text`, in the
     /// warnings' order.
-    quotes: Vec<[u32; 2]>,
+    quotes: Box<[[u32; 2]]>,
     /// The records and warnings as text, once asked for.
     cooked: OnceLock<Cooked>,
 }
@@ -480,7 +491,16 @@ pub(crate) struct Notes {
 /// [`Notes`] as text: the records, and the warnings with their keys.
 type Cooked = (Box<[Record]>, Box<[Warning]>);
 
-impl Notes {
+/// [`Notes`] while the parser writes them.
+#[derive(Debug, Default)]
+pub(crate) struct NoteLog {
+    text: Vec<u8>,
+    records: Vec<[u32; 4]>,
+    warnings: Vec<Warning>,
+    quotes: Vec<[u32; 2]>,
+}
+
+impl NoteLog {
     /// Records a warning that quotes nothing.
     #[inline]
     pub fn warn(&mut self, line: u32, kind: WarningKind) {
@@ -520,23 +540,40 @@ impl Notes {
         );
     }
 
+    /// The warnings so far, with the keys they quote left empty (their
+    /// lines and kinds are right).
+    pub fn raw_warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The notes, their arrays at their size.
+    pub fn finish(self) -> Notes {
+        // Every record has a warning that quotes its key.
+        let quoted = (!self.quotes.is_empty()).then(|| {
+            Box::new(Quoted {
+                text: self.text.into(),
+                records: self.records.into(),
+                quotes: self.quotes.into(),
+                cooked: OnceLock::new(),
+            })
+        });
+        Notes {
+            warnings: self.warnings.into(),
+            quoted,
+        }
+    }
+}
+
+impl Notes {
     pub fn is_empty(&self) -> bool {
-        self.warnings.is_empty() && self.records.is_empty()
+        self.warnings.is_empty()
     }
 
-    /// Its arrays at their size.
-    pub fn shrunk(mut self) -> Notes {
-        self.text.shrink_to_fit();
-        self.records.shrink_to_fit();
-        self.warnings.shrink_to_fit();
-        self.quotes.shrink_to_fit();
-        self
-    }
-
-    fn cooked(&self) -> &Cooked {
-        self.cooked.get_or_init(|| {
-            let text = |[a, b]: [u32; 2]| lossy(&self.text[a as usize..b as usize]);
-            let records = self
+    /// The records and warnings as text, made on the first call.
+    fn cooked<'a>(&'a self, quoted: &'a Quoted) -> &'a Cooked {
+        quoted.cooked.get_or_init(|| {
+            let text = |[a, b]: [u32; 2]| lossy(&quoted.text[a as usize..b as usize]);
+            let records = quoted
                 .records
                 .iter()
                 .map(|&[line, start, key_end, end]| Record {
@@ -545,7 +582,7 @@ impl Notes {
                     value: text([key_end, end]),
                 })
                 .collect();
-            let mut quotes = self.quotes.iter();
+            let mut quotes = quoted.quotes.iter();
             let mut quote = || quotes.next().map_or_else(Box::default, |&q| text(q));
             let warnings = self
                 .warnings
@@ -567,40 +604,38 @@ impl Notes {
     }
 
     pub fn records(&self) -> &[Record] {
-        if self.records.is_empty() {
-            return &[];
+        match &self.quoted {
+            Some(quoted) if !quoted.records.is_empty() => &self.cooked(quoted).0,
+            _ => &[],
         }
-        &self.cooked().0
     }
 
     pub fn warnings(&self) -> &[Warning] {
-        if self.warnings.is_empty() {
-            return &[];
+        match &self.quoted {
+            Some(quoted) => &self.cooked(quoted).1,
+            // Nothing to quote: the warnings are whole.
+            None => &self.warnings,
         }
-        &self.cooked().1
     }
 
     pub fn warning_count(&self) -> usize {
         self.warnings.len()
     }
 
-    /// The warnings with the keys they quote left empty (their lines and
-    /// kinds are right).
-    pub fn raw_warnings(&self) -> &[Warning] {
-        &self.warnings
-    }
-
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        let cooked = self.cooked.get().map_or(0, |(records, warnings)| {
-            records.iter().map(Record::heap_bytes).sum::<usize>()
-                + warnings.iter().map(Warning::heap_bytes).sum::<usize>()
+        let quoted = self.quoted.as_deref().map_or(0, |q| {
+            let cooked = q.cooked.get().map_or(0, |(records, warnings)| {
+                records.iter().map(Record::heap_bytes).sum::<usize>()
+                    + warnings.iter().map(Warning::heap_bytes).sum::<usize>()
+            });
+            size_of::<Quoted>()
+                + q.text.len()
+                + q.records.len() * size_of::<[u32; 4]>()
+                + q.quotes.len() * size_of::<[u32; 2]>()
+                + cooked
         });
-        self.text.len()
-            + self.records.len() * size_of::<[u32; 4]>()
-            + self.warnings.len() * size_of::<Warning>()
-            + self.quotes.len() * size_of::<[u32; 2]>()
-            + cooked
+        self.warnings.len() * size_of::<Warning>() + quoted
     }
 }
 
@@ -1008,6 +1043,30 @@ mod tests {
         assert_eq!(std::mem::size_of::<super::Parsed>(), 160);
         assert!(std::mem::offset_of!(super::Parsed, table) < 128 - 16);
         assert!(std::mem::offset_of!(super::Parsed, indexes) >= 128);
+    }
+
+    /// Every file with a warning keeps a `Notes`; its text, when asked
+    /// for, is behind a pointer.
+    #[test]
+    fn notes_are_small() {
+        assert_eq!(std::mem::size_of::<super::Notes>(), 24);
+        let notes = |body: &str| {
+            crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new())
+                .rare
+                .map(|rare| rare.notes)
+                .unwrap_or_default()
+        };
+        // A warning that quotes nothing keeps no quoted text.
+        let plain = notes("Disallow: /a\nUser-agent: *\n");
+        assert_eq!(plain.warning_count(), 1);
+        assert!(plain.quoted.is_none());
+        assert!(plain.records().is_empty());
+        // An unknown key is a record and a warning quoting its key.
+        let quoting = notes("User-agent: *\nNoindex: /a\nDisalow: /b\nDisallow /c\n");
+        assert!(quoting.quoted.is_some());
+        assert_eq!(quoting.warning_count(), 3);
+        assert_eq!(quoting.records().len(), 1);
+        assert_eq!(quoting.warnings().len(), 3);
     }
 
     #[test]

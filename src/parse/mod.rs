@@ -14,8 +14,9 @@ use std::fmt;
 use crate::limits::MAX_BODY_LEN;
 use crate::lint::WarningKind;
 use crate::model::{
-    ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, Notes, Parsed, REWRITTEN,
-    Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarOne, TableBuilder, WILDCARD, Written,
+    ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, NoteLog, Parsed,
+    REWRITTEN, Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarOne, TableBuilder, WILDCARD,
+    Written,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{RequestRate, parse_crawl_delay};
@@ -346,7 +347,7 @@ struct Builder {
     keyed: Vec<u128>,
     host: Option<Box<str>>,
     /// Unknown records and warnings.
-    notes: Notes,
+    notes: NoteLog,
     /// A rule line has been seen since the current group's last user-agent
     /// line, so the next user-agent line starts a new group (section 2.1).
     rule_seen: bool,
@@ -391,7 +392,7 @@ impl Builder {
             sitemaps: scratch.sitemaps,
             keyed: scratch.keyed,
             host: None,
-            notes: Notes::default(),
+            notes: NoteLog::default(),
             rule_seen: false,
             fast: true,
             block: Block::default(),
@@ -1044,7 +1045,7 @@ impl Builder {
                 text: self.written_text.into_boxed_str(),
             },
             host: self.host,
-            notes: self.notes.shrunk(),
+            notes: self.notes.finish(),
             named_indexes: named_indexes.into_boxed_slice(),
         };
         // The small arrays, copied out into one allocation at its size.
