@@ -238,6 +238,12 @@ impl Table {
         &self.words[start as usize..self.ends[k] as usize]
     }
 
+    /// A section of records of `N` words each.
+    #[inline]
+    fn chunks<const N: usize>(&self, section: Section) -> &[[u32; N]] {
+        self.get(section).as_chunks().0
+    }
+
     fn heap_bytes(&self) -> usize {
         self.words.len() * 4
     }
@@ -795,7 +801,7 @@ impl Parsed {
     /// as the keys do.
     #[inline]
     pub fn lookup_keys(&self) -> &[[u32; 2]] {
-        self.table.get(Section::LookupKeys).as_chunks().0
+        self.table.chunks(Section::LookupKeys)
     }
 
     /// Indexes of the named (non-`*`) agents with a product token, sorted
@@ -821,22 +827,20 @@ impl Parsed {
     /// Group `i`.
     #[inline]
     pub fn group(&self, i: u32) -> Group {
-        Group::from_words(&self.table.get(Section::Groups).as_chunks().0[i as usize])
+        Group::from_words(&self.table.chunks(Section::Groups)[i as usize])
     }
 
     /// The groups, in file order.
     pub fn groups(&self) -> impl ExactSizeIterator<Item = Group> + '_ {
         self.table
-            .get(Section::Groups)
-            .as_chunks()
-            .0
+            .chunks(Section::Groups)
             .iter()
             .map(Group::from_words)
     }
 
     /// The group rule `rule` belongs to.
     pub fn group_of_rule(&self, rule: u32) -> u32 {
-        let groups: &[[u32; Group::WORDS]] = self.table.get(Section::Groups).as_chunks().0;
+        let groups: &[[u32; Group::WORDS]] = self.table.chunks(Section::Groups);
         groups.partition_point(|w| Group::from_words(w).rules.1 <= rule) as u32
     }
 
@@ -847,16 +851,14 @@ impl Parsed {
     /// User-agent value `i` (they are in file order).
     #[inline]
     pub fn agent(&self, i: u32) -> AgentName {
-        AgentName::from_words(&self.table.get(Section::Agents).as_chunks().0[i as usize])
+        AgentName::from_words(&self.table.chunks(Section::Agents)[i as usize])
     }
 
     /// The user-agent values, in file order.
     #[cfg(test)]
     pub fn agents(&self) -> impl ExactSizeIterator<Item = AgentName> + '_ {
         self.table
-            .get(Section::Agents)
-            .as_chunks()
-            .0
+            .chunks(Section::Agents)
             .iter()
             .map(AgentName::from_words)
     }
@@ -872,7 +874,7 @@ impl Parsed {
 
     /// Where each sitemap URL is in the arena: (start, end).
     fn sitemap_spans(&self) -> &[[u32; 2]] {
-        self.table.get(Section::Sitemaps).as_chunks().0
+        self.table.chunks(Section::Sitemaps)
     }
 }
 
