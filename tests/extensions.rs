@@ -287,6 +287,7 @@ fn warnings_quote_their_keys_in_line_order_among_the_others() {
     let body = "Disallow: /early\nUser-agent: *\nDisalow: /a\nNoindex: /b\n\
                 Crawl-delay: soon\nUser agent: x\nFoo: bar\n";
     let robots = Robots::parse(body);
+    let before = robots.heap_bytes();
     // The keys are made text on first use, from any thread.
     let other = robots.clone();
     let there = std::thread::spawn(move || other.warnings().to_vec());
@@ -321,4 +322,14 @@ fn warnings_quote_their_keys_in_line_order_among_the_others() {
         .map(|r| (r.line, &*r.key, &*r.value))
         .collect();
     assert_eq!(records, [(4, "Noindex", "/b"), (7, "Foo", "bar")]);
+    // The text made is counted from then on.
+    assert!(robots.heap_bytes() > before);
+    // Warnings that quote nothing are kept whole, and read as they are.
+    let plain = Robots::parse("Disallow: /early\nUser-agent: *\nCrawl-delay: soon\n");
+    let kinds: Vec<_> = plain.warnings().iter().map(|w| (w.line, &w.kind)).collect();
+    assert!(matches!(
+        kinds[..],
+        [(1, RuleOutsideGroup), (3, InvalidValue { .. })]
+    ));
+    assert!(plain.records().is_empty());
 }
