@@ -60,11 +60,14 @@
 //! | module | concern |
 //! |---|---|
 //! | `parse` | bytes to rules, one pass, lenient ([`Robots::parse`], [`ParseOptions`]) |
+//! | `model` | the parsed form: normalised patterns in one arena, 8-byte rules, and one table of groups, agents and the name lookup |
+//! | `lint`, `record` | warnings about lines ([`Warning`]), and the records and extensions ([`Record`], [`RequestRate`]) |
 //! | `percent` | percent-encoding normal form of paths and patterns (RFC 9309 section 2.2.2) |
 //! | `lanes` | sixteen octets at a time: the SIMD scans of the parser and of URL paths |
 //! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards |
 //! | `agent` | choosing the groups for a crawler's product token |
 //! | [`Robots`], [`Agent`], [`Decision`] | the questions a crawler asks, and why the answer |
+//! | `view` | read-only views of groups and rules ([`GroupView`], [`RuleView`]) |
 //! | [`fetch`] | HTTP fetching per RFC 9309 section 2.3 |
 //! | [`cache`] | one fetch per origin for all of a crawler's tasks ([`RobotsCache`]), RFC 9309 section 2.4 |
 //! | [`limits`] | every limit, and what happens past it |
