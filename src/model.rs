@@ -462,7 +462,8 @@ impl Written {
 /// after another in one array of octets ([`Quoted`]), each made text (a
 /// [`Record`], a [`Warning`]'s key) only when [`records`](Notes::records)
 /// or [`warnings`](Notes::warnings) is first called. Until then a record
-/// costs its octets and 16 bytes, and no allocation of its own, where three
+/// costs its octets and 24 bytes beside its warning, and no allocation of
+/// its own, where three
 /// (its key, its value, and its warning's copy of the key) made such a
 /// line cost the parse about 2,000 instructions instead of about 500
 /// (session 21). Checks never read them; tooling does.
