@@ -206,6 +206,7 @@ mod tests {
                 proptest::sample::select(&[
                     "http://", "HTTPS://", "https://", "h", "/", "//", "?", "#", " ", "\t", "%7e",
                     "%2F", "é", "*", "$", ":", "@", "abcdefghijklmnop", "\u{7f}", "%E0%B9%81", "%e0",
+                    "~", "!", "~user/abcdefghijklm!",
                 ][..]),
                 0..12,
             ),
