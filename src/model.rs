@@ -462,8 +462,8 @@ impl Written {
 /// after another in one array of octets ([`Quoted`]), each made text (a
 /// [`Record`], a [`Warning`]'s key) only when [`records`](Notes::records)
 /// or [`warnings`](Notes::warnings) is first called. Until then a record
-/// costs its octets and 24 bytes beside its warning, and no allocation of
-/// its own, where three
+/// costs its octets and 16 bytes (its line and three offsets) beside its
+/// warning, and no allocation of its own, where three
 /// (its key, its value, and its warning's copy of the key) made such a
 /// line cost the parse about 2,000 instructions instead of about 500
 /// (session 21). Checks never read them; tooling does.
@@ -488,8 +488,9 @@ struct Quoted {
     /// Each record: its line, and where its key starts, its value starts
     /// (the key's end) and its value ends in `text`.
     records: Box<[[u32; 4]]>,
-    /// Where the key of each warning that quotes one is in `text`, in the
-    /// warnings' order.
+    /// Where the key of each `Misspelled` warning is in `text`, in the
+    /// warnings' order. (An `UnknownKey` warning quotes its record's key:
+    /// the records are in the order of those warnings, one each.)
     quotes: Box<[[u32; 2]]>,
     /// The records and warnings as text, once asked for.
     cooked: OnceLock<Cooked>,
@@ -523,7 +524,6 @@ impl NoteLog {
         self.text.extend_from_slice(value);
         self.records
             .push([line, start, key_end, self.text.len() as u32]);
-        self.quotes.push([start, key_end]);
         self.warn(
             line,
             WarningKind::UnknownKey {
@@ -556,7 +556,7 @@ impl NoteLog {
     /// The notes, their arrays at their size.
     pub fn finish(self) -> Notes {
         // Every record has a warning that quotes its key.
-        let quoted = (!self.quotes.is_empty()).then(|| {
+        let quoted = (!self.quotes.is_empty() || !self.records.is_empty()).then(|| {
             Box::new(Quoted {
                 text: self.text.into(),
                 records: self.records.into(),
@@ -591,12 +591,17 @@ impl Notes {
                 .collect();
             let mut quotes = quoted.quotes.iter();
             let mut quote = || quotes.next().map_or_else(Box::default, |&q| text(q));
+            let mut keys = quoted.records.iter();
+            let mut key = || {
+                keys.next()
+                    .map_or_else(Box::default, |&[_, a, b, _]| text([a, b]))
+            };
             let warnings = self
                 .warnings
                 .iter()
                 .map(|w| {
                     let kind = match w.kind {
-                        WarningKind::UnknownKey { .. } => WarningKind::UnknownKey { key: quote() },
+                        WarningKind::UnknownKey { .. } => WarningKind::UnknownKey { key: key() },
                         WarningKind::Misspelled { understood_as, .. } => WarningKind::Misspelled {
                             written: quote(),
                             understood_as,
@@ -1070,6 +1075,37 @@ mod tests {
         assert_eq!(quoting.warning_count(), 3);
         assert_eq!(quoting.records().len(), 1);
         assert_eq!(quoting.warnings().len(), 3);
+        // Unknown keys quote their records' keys, misspelled ones their
+        // own, each warning its own whatever the order.
+        let mixed = notes("User-agent: *\nDisalow: /b\nNoindex: /a\nUser agent: x\nFoo: bar\n");
+        let keys: Vec<String> = mixed
+            .warnings()
+            .iter()
+            .map(|w| match &w.kind {
+                super::WarningKind::UnknownKey { key } => format!("unknown {key} @{}", w.line),
+                super::WarningKind::Misspelled { written, .. } => {
+                    format!("misspelled {written} @{}", w.line)
+                }
+                kind => format!("{kind:?}"),
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "misspelled Disalow @2",
+                "unknown Noindex @3",
+                "misspelled User agent @4",
+                "unknown Foo @5"
+            ]
+        );
+        let records: Vec<(&str, &str, u32)> = mixed
+            .records()
+            .iter()
+            .map(|r| (&*r.key, &*r.value, r.line))
+            .collect();
+        assert_eq!(records, [("Noindex", "/a", 3), ("Foo", "bar", 5)]);
+        // Only the misspelled keys keep quotes of their own.
+        assert_eq!(mixed.quoted.as_ref().map(|q| q.quotes.len()), Some(2));
     }
 
     #[test]
