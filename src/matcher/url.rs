@@ -231,6 +231,12 @@ mod tests {
         assert_eq!(n("https://u@h"), ("/".into(), true));
         assert_eq!(n("https://h/a b#c d"), ("/a%20b".into(), false));
         assert_eq!(n("https://h/a#b c"), ("/a".into(), true));
+        // `~` and `!`, where the scan stops and steps over, borrow too.
+        assert_eq!(n("https://h/~u/a!b~c"), ("/~u/a!b~c".into(), true));
+        assert_eq!(
+            n("https://h/~user/abcdefghijklmnopqrstuvwxyz!~/x"),
+            ("/~user/abcdefghijklmnopqrstuvwxyz!~/x".into(), true)
+        );
         assert_eq!(n("https://h"), ("/".into(), true));
         // Escapes already in normal form are crossed, not rewritten.
         assert_eq!(
