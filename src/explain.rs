@@ -45,7 +45,8 @@ pub struct Decision<'a> {
     pub(crate) parsed: &'a Parsed,
     pub(crate) allowed: bool,
     pub(crate) cause: Cause,
-    pub(crate) rule: Option<u32>,
+    /// The deciding rule: its index and its pattern's offset.
+    pub(crate) rule: Option<(u32, u32)>,
     pub(crate) groups: &'a [u32],
     pub(crate) agent_match: AgentMatch,
 }
@@ -63,9 +64,10 @@ impl<'a> Decision<'a> {
 
     /// The deciding rule, when [`cause`](Decision::cause) is [`Cause::Rule`].
     pub fn rule(&self) -> Option<RuleView<'a>> {
-        self.rule.map(|index| RuleView {
+        self.rule.map(|(index, at)| RuleView {
             parsed: self.parsed,
             index,
+            at,
         })
     }
 

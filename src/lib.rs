@@ -60,7 +60,7 @@
 //! | module | concern |
 //! |---|---|
 //! | `parse` | bytes to rules, one pass, lenient ([`Robots::parse`], [`ParseOptions`]) |
-//! | `model` | the parsed form: normalised patterns in one arena, 8-byte rules, and one table of groups, agents and the name lookup |
+//! | `model` | the parsed form: normalised patterns in one arena, 4-byte rules, and one table of groups, agents and the name lookup |
 //! | `lint`, `record` | warnings about lines ([`Warning`]), and the records and extensions ([`Record`], [`RequestRate`]) |
 //! | `percent` | percent-encoding normal form of paths and patterns (RFC 9309 section 2.2.2) |
 //! | `lanes` | sixteen octets at a time: the SIMD scans of the parser and of URL paths |

@@ -204,8 +204,8 @@ impl fmt::Debug for Shadowed<'_> {
 /// Otherwise the key is the normalised pattern and whether it is anchored by
 /// a final `$`; in MK1996 mode, where `*` and `$` are literal, it is the
 /// pattern alone.
-fn match_key(rule: &Rule, arena: &[u8]) -> (Box<[u8]>, bool) {
-    let mut p = rule.pattern(arena);
+fn match_key(rule: &Rule, pattern: &[u8]) -> (Box<[u8]>, bool) {
+    let mut p = pattern;
     let mut anchored = rule.flags & ANCHORED != 0;
     if rule.flags & WILDCARD != 0 {
         if anchored && p.ends_with(b"*$") {
@@ -260,38 +260,41 @@ impl Robots {
         let mut out = Vec::new();
         for group in self.groups() {
             let parsed = group.parsed;
-            let (start, end) = parsed.group(group.index() as u32).rules;
-            // Match key -> the index of the winning rule so far.
-            let mut winners: HashMap<(Box<[u8]>, bool), u32> = HashMap::new();
-            let hit = |index: u32| {
-                let r = &parsed.rules[index as usize];
+            let rules: Vec<RuleView<'_>> = group.rules().collect();
+            let hit = |v: &RuleView<'_>| {
+                let r = &parsed.rules[v.index as usize];
                 Hit {
                     len: r.len,
                     allow: r.allow(),
-                    at: r.start,
+                    at: v.at,
                 }
             };
-            for index in start..end {
-                let key = match_key(&parsed.rules[index as usize], &parsed.arena);
+            let keys: Vec<(Box<[u8]>, bool)> = rules
+                .iter()
+                .map(|v| {
+                    let r = &parsed.rules[v.index as usize];
+                    match_key(r, r.pattern(&parsed.arena, v.at))
+                })
+                .collect();
+            // Match key -> the position in `rules` of the winning rule so
+            // far.
+            let mut winners: HashMap<&(Box<[u8]>, bool), usize> = HashMap::new();
+            for (i, key) in keys.iter().enumerate() {
                 winners
                     .entry(key)
                     .and_modify(|w| {
-                        if hit(index).beats(&hit(*w)) {
-                            *w = index;
+                        if hit(&rules[i]).beats(&hit(&rules[*w])) {
+                            *w = i;
                         }
                     })
-                    .or_insert(index);
+                    .or_insert(i);
             }
-            for index in start..end {
-                let key = match_key(&parsed.rules[index as usize], &parsed.arena);
-                let winner = winners[&key];
-                if winner != index {
+            for (i, key) in keys.iter().enumerate() {
+                let winner = winners[key];
+                if winner != i {
                     out.push(Shadowed {
-                        rule: RuleView { parsed, index },
-                        by: RuleView {
-                            parsed,
-                            index: winner,
-                        },
+                        rule: rules[i],
+                        by: rules[winner],
                     });
                 }
             }

@@ -1,16 +1,21 @@
 //! The compact form a robots.txt is parsed into.
 //!
 //! Everything lives in three flat arrays: one byte arena holding every
-//! normalised pattern, user-agent value and sitemap URL, an 8-byte [`Rule`] per
-//! allow/disallow line in file order, and a [`Table`] of 32-bit words whose
-//! sections hold the groups (a [`Group`] each), the user-agent values, the
-//! sorted lookup of crawler names, the sitemaps and the rules' lines. So a
-//! parsed file is four allocations with the `Arc` (more only for what most
-//! files lack: see [`Rare`]). A group's rules are a contiguous range of the
-//! rule array, because groups are contiguous in the file. A group that repeats the rules of the group
-//! before it (files often give several crawlers the same rules, each in a
-//! group of its own) shares that group's patterns in the arena. Nothing
-//! points into the input, so the body can be dropped after parsing.
+//! normalised pattern (first, in rule order), then the user-agent values and
+//! sitemap URLs; a 4-byte [`Rule`] per allow/disallow line in file order;
+//! and a [`Table`] of 32-bit words whose sections hold the groups (a
+//! [`Group`] each), the user-agent values, the sorted lookup of crawler
+//! names, the sitemaps and the rules' lines. So a parsed file is four
+//! allocations with the `Arc` (more only for what most files lack: see
+//! [`Rare`]). A group's rules are a contiguous range of the rule array, and
+//! their patterns a contiguous run of the arena from the group's
+//! [`base`](Group::base), back to back in rule order, because groups are
+//! contiguous in the file: a rule keeps no offset of its own, its pattern
+//! starts where the one before it in the group ends ([`placed`]). A group
+//! that repeats the rules of the group before it (files often give several
+//! crawlers the same rules, each in a group of its own) shares that group's
+//! patterns: it has that group's base. Nothing points into the input, so
+//! the body can be dropped after parsing.
 
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicU32;
@@ -31,13 +36,16 @@ pub(crate) const ANCHORED: u8 = 4;
 /// kept in [`Parsed::written`].
 pub(crate) const REWRITTEN: u8 = 8;
 
-/// One allow/disallow rule (8 bytes; its line number is in [`RuleLines`]).
+/// One allow/disallow rule (4 bytes; its line number is in [`RuleLines`]).
+///
+/// Its pattern has no offset stored: it is in [`Parsed::arena`] right after
+/// the pattern of the rule before it in its group, the first rule's at the
+/// group's [`base`](Group::base) ([`placed`] walks a group's rules with
+/// their offsets). An offset took half of the 8 bytes a rule used to be,
+/// and no check needs one but for the rule it is looking at: a linear scan
+/// adds the lengths up as it goes, and a prefix index keeps each rule's.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rule {
-    /// Offset of the normalised pattern in [`Parsed::arena`]. Offsets
-    /// grow with the rule's index, but for the rules of a group that
-    /// repeats the one before it: those point at the earlier copies.
-    pub start: u32,
     /// Length of the normalised pattern in octets: the rule's priority
     /// (RFC 9309 section 2.2.2, "the match that has the most octets").
     pub len: u16,
@@ -48,10 +56,75 @@ pub(crate) struct Rule {
     pub prefix: u8,
 }
 
-/// The line numbers of the rules, in about one byte per rule: rules are in
-/// file order, so each is stored as the distance from the previous rule's
-/// line (mostly 1), with the full line every [`RuleLines::STRIDE`] rules and
-/// distances of 255 or more kept apart. A view of two sections of the
+/// The rules of one group, `rules`, with the offset of each one's pattern
+/// in the arena, given the group's [`base`](Group::base).
+#[inline]
+pub(crate) fn placed(rules: &[Rule], base: u32) -> Placed<'_> {
+    Placed {
+        rules: rules.iter(),
+        at: base,
+    }
+}
+
+/// The first of `rules` (a group's, whose patterns start at `base`) whose
+/// pattern starts at or after offset `at`: its position and offset; `None`
+/// when every one starts before. Skips 32 rules at a time by the sum of
+/// their lengths (a loop the compiler vectorises), so that an explanation
+/// in a group of 30,000 rules does not walk them one by one.
+pub(crate) fn seek(rules: &[Rule], base: u32, at: u32) -> Option<(usize, u32)> {
+    let mut skipped = 0;
+    let mut offset = base;
+    for chunk in rules.chunks(32) {
+        let len: u32 = chunk.iter().map(|r| r.len as u32).sum();
+        // Patterns are never empty, so the chunk's last starts before
+        // `offset + len`.
+        if offset + len > at
+            && let Some((i, (o, _))) = placed(chunk, offset)
+                .enumerate()
+                .find(|&(_, (o, _))| o >= at)
+        {
+            return Some((skipped + i, o));
+        }
+        skipped += chunk.len();
+        offset += len;
+    }
+    None
+}
+
+/// An iterator over a group's rules and their patterns' offsets
+/// ([`placed`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Placed<'a> {
+    rules: std::slice::Iter<'a, Rule>,
+    /// The offset of the next rule's pattern.
+    at: u32,
+}
+
+impl<'a> Iterator for Placed<'a> {
+    type Item = (u32, &'a Rule);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, &'a Rule)> {
+        let r = self.rules.next()?;
+        let at = self.at;
+        // Wrapping only past the last rule of the arena's last group (the
+        // arena has fewer than 2^32 octets: see `parse`).
+        self.at = at.wrapping_add(r.len as u32);
+        Some((at, r))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.rules.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Placed<'_> {}
+
+/// The line numbers of the rules, in about half a byte per rule: rules are
+/// in file order, so each is stored as the distance from the previous
+/// rule's line (mostly 1), in four bits, with the full line every
+/// [`RuleLines::STRIDE`] rules and distances of 15 or more kept apart. A view of two sections of the
 /// parsed file's [`Table`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RuleLines<'a> {
@@ -60,8 +133,8 @@ pub(crate) struct RuleLines<'a> {
     /// words each.
     words: &'a [u32],
     /// The line of each rule less the previous rule's (0 for a rule at a
-    /// multiple of `STRIDE`), or `FAR`: one octet a rule, four to a word,
-    /// the first in the low octet.
+    /// multiple of `STRIDE`), or `FAR`: four bits a rule, eight to a word,
+    /// the first in the low bits.
     delta: &'a [u32],
     /// How many rules there are.
     rules: usize,
@@ -69,10 +142,12 @@ pub(crate) struct RuleLines<'a> {
 
 impl RuleLines<'_> {
     const STRIDE: usize = 64;
-    const FAR: u8 = u8::MAX;
+    /// A delta of this or more is kept apart (most rules follow the one
+    /// before at a distance of one to a few lines).
+    const FAR: u8 = 15;
 
     fn delta(&self, j: usize) -> u8 {
-        (self.delta[j / 4] >> (8 * (j % 4))) as u8
+        (self.delta[j / 8] >> (4 * (j % 8))) as u8 & 15
     }
 
     /// The line of rule `i`.
@@ -102,6 +177,7 @@ impl RuleLines<'_> {
 #[derive(Debug, Default)]
 pub(crate) struct RuleLinesBuilder {
     base: Vec<u32>,
+    /// One delta an octet (packed at the end, in `write`).
     delta: Vec<u8>,
     far: Vec<(u32, u32)>,
     last: u32,
@@ -164,7 +240,7 @@ impl RuleLinesBuilder {
     pub fn words(&self) -> (usize, usize) {
         (
             self.base.len() + 2 * self.far.len(),
-            self.delta.len().div_ceil(4),
+            self.delta.len().div_ceil(8),
         )
     }
 
@@ -175,13 +251,8 @@ impl RuleLinesBuilder {
             w.extend(self.far.iter().flat_map(|&(rule, line)| [rule, line]));
         });
         table.section(Section::LineDelta, |w| {
-            let (words, rest) = self.delta.as_chunks::<4>();
-            w.extend(words.iter().map(|&c| u32::from_le_bytes(c)));
-            if !rest.is_empty() {
-                let mut last = [0; 4];
-                last[..rest.len()].copy_from_slice(rest);
-                w.push(u32::from_le_bytes(last));
-            }
+            let pack = |c: &[u8]| c.iter().rev().fold(0u32, |word, &d| word << 4 | d as u32);
+            w.extend(self.delta.chunks(8).map(pack));
         });
     }
 
@@ -225,17 +296,18 @@ impl Section {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Table {
     words: Box<[u32]>,
-    /// Where each [`Section`] ends in `words`; each starts where the one
-    /// before ends.
-    ends: [u32; Section::COUNT],
+    /// Where each [`Section`] but the last ends in `words` (the last ends
+    /// with them); each starts where the one before ends.
+    ends: [u32; Section::COUNT - 1],
 }
 
 impl Table {
     #[inline]
     fn get(&self, section: Section) -> &[u32] {
         let k = section as usize;
-        let start = if k == 0 { 0 } else { self.ends[k - 1] };
-        &self.words[start as usize..self.ends[k] as usize]
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        let end = self.ends.get(k).map_or(self.words.len(), |&e| e as usize);
+        &self.words[start..end]
     }
 
     /// A section of records of `N` words each.
@@ -282,9 +354,11 @@ impl TableBuilder {
         let at = self.words.len() as u32;
         self.ends[self.next..].fill(at);
         debug_assert_eq!(self.words.len(), self.words.capacity(), "sized exactly");
+        let mut ends = [0; Section::COUNT - 1];
+        ends.copy_from_slice(&self.ends[..Section::COUNT - 1]);
         Table {
             words: self.words.into_boxed_slice(),
-            ends: self.ends,
+            ends,
         }
     }
 }
@@ -294,24 +368,25 @@ impl Rule {
     pub fn allow(&self) -> bool {
         self.flags & ALLOW != 0
     }
+    /// The pattern, whose offset in `arena` is `at` (see [`placed`]).
     #[inline]
-    pub fn pattern<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
-        &arena[self.start as usize..self.start as usize + self.len as usize]
+    pub fn pattern<'a>(&self, arena: &'a [u8], at: u32) -> &'a [u8] {
+        &arena[at as usize..at as usize + self.len as usize]
     }
-    /// The literal part of the pattern before its first operator, which
-    /// every path it matches must start with.
+    /// The literal part of `pattern` (this rule's) before its first
+    /// operator, which every path it matches must start with.
     #[inline]
-    pub fn literal_prefix<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
-        &self.pattern(arena)[..self.prefix_len(arena)]
+    pub fn literal_prefix<'a>(&self, pattern: &'a [u8]) -> &'a [u8] {
+        &pattern[..self.prefix_len(pattern)]
     }
 
     /// The length of [`literal_prefix`](Rule::literal_prefix).
     #[inline]
-    pub fn prefix_len(&self, arena: &[u8]) -> usize {
+    pub fn prefix_len(&self, pattern: &[u8]) -> usize {
         if self.prefix < u8::MAX {
             self.prefix as usize
         } else {
-            Rule::compute_prefix_len(self.pattern(arena), self.flags)
+            Rule::compute_prefix_len(pattern, self.flags)
         }
     }
 
@@ -328,11 +403,17 @@ impl Rule {
 }
 
 /// A group: one or more user-agent lines and the records that follow them
-/// (RFC 9309 section 2.1). 24 bytes.
+/// (RFC 9309 section 2.1). 28 bytes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Group {
     /// Range of [`Parsed::rules`].
     pub rules: (u32, u32),
+    /// Offset in [`Parsed::arena`] of the first rule's pattern; the others
+    /// follow it back to back ([`placed`]). For a group without rules,
+    /// where the next group's patterns start. Never decreases along the
+    /// groups: a group sharing the patterns of the one before has that
+    /// one's base (see `parse::Builder::share_patterns`).
+    pub base: u32,
     /// Range of the agents ([`Parsed::agent`]).
     pub agents: (u32, u32),
     /// Line of the group's first user-agent line.
@@ -345,26 +426,37 @@ pub(crate) struct Group {
 
 impl Group {
     /// Words a group takes in the [`Table`].
-    pub const WORDS: usize = 6;
+    pub const WORDS: usize = 7;
 
     pub fn to_words(self) -> [u32; Group::WORDS] {
         let Group {
             rules,
+            base,
             agents,
             line,
             index,
         } = self;
-        [rules.0, rules.1, agents.0, agents.1, line, index]
+        [rules.0, rules.1, base, agents.0, agents.1, line, index]
     }
 
     #[inline]
     pub fn from_words(w: &[u32; Group::WORDS]) -> Group {
         Group {
             rules: (w[0], w[1]),
-            agents: (w[2], w[3]),
-            line: w[4],
-            index: w[5],
+            base: w[2],
+            agents: (w[3], w[4]),
+            line: w[5],
+            index: w[6],
         }
+    }
+
+    /// The group's rules, with the offset of each one's pattern.
+    #[inline]
+    pub fn placed(self, rules: &[Rule]) -> Placed<'_> {
+        placed(
+            &rules[self.rules.0 as usize..self.rules.1 as usize],
+            self.base,
+        )
     }
 }
 
@@ -394,22 +486,36 @@ impl Clone for IndexSlot {
     }
 }
 
-/// [`Parsed::star_one`]: the rules and index slot of the one `*` group, or
-/// none (12 bytes, where an `Option` would take 16).
+/// [`Parsed::star_one`]: the rules, their patterns' base and the index
+/// slot of the one `*` group, or none (16 bytes, where an `Option` would
+/// take 20).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct StarOne((u32, u32), u32);
+pub(crate) struct StarOne(StarGroup);
+
+/// The one `*` group, as a check reads it: its rules, their patterns'
+/// [`base`](Group::base) and its index slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StarGroup {
+    pub rules: (u32, u32),
+    pub base: u32,
+    pub slot: u32,
+}
 
 impl StarOne {
     /// No rule range starts there: a body has fewer rules than octets.
-    const NONE: StarOne = StarOne((u32::MAX, u32::MAX), NO_INDEX);
+    const NONE: StarOne = StarOne(StarGroup {
+        rules: (u32::MAX, u32::MAX),
+        base: u32::MAX,
+        slot: NO_INDEX,
+    });
 
-    pub fn new(one: Option<((u32, u32), u32)>) -> StarOne {
-        one.map_or(StarOne::NONE, |(rules, slot)| StarOne(rules, slot))
+    pub fn new(one: Option<StarGroup>) -> StarOne {
+        one.map_or(StarOne::NONE, StarOne)
     }
 
     #[inline]
-    pub fn get(self) -> Option<((u32, u32), u32)> {
-        (self != StarOne::NONE).then_some((self.0, self.1))
+    pub fn get(self) -> Option<StarGroup> {
+        (self != StarOne::NONE).then_some(self.0)
     }
 }
 
@@ -850,6 +956,17 @@ impl Parsed {
         groups.partition_point(|w| Group::from_words(w).rules.1 <= rule) as u32
     }
 
+    /// The offset of rule `rule`'s pattern in the arena: its group's base
+    /// and the lengths of the rules before it in the group, added up (for
+    /// tests: views and explanations carry theirs).
+    #[cfg(test)]
+    pub fn rule_at(&self, rule: u32) -> u32 {
+        let g = self.group(self.group_of_rule(rule));
+        self.rules[g.rules.0 as usize..rule as usize]
+            .iter()
+            .fold(g.base, |at, r| at + r.len as u32)
+    }
+
     pub fn group_count(&self) -> usize {
         self.table.get(Section::Groups).len() / Group::WORDS
     }
@@ -879,7 +996,7 @@ impl Parsed {
     }
 
     /// Where each sitemap URL is in the arena: (start, end).
-    fn sitemap_spans(&self) -> &[[u32; 2]] {
+    pub fn sitemap_spans(&self) -> &[[u32; 2]] {
         self.table.chunks(Section::Sitemaps)
     }
 }
@@ -1043,8 +1160,8 @@ impl Parsed {
 mod tests {
     #[test]
     fn sizes() {
-        assert_eq!(std::mem::size_of::<super::Rule>(), 8);
-        assert_eq!(std::mem::size_of::<super::Group>(), 24);
+        assert_eq!(std::mem::size_of::<super::Rule>(), 4);
+        assert_eq!(std::mem::size_of::<super::Group>(), 28);
         assert_eq!(std::mem::size_of::<super::IndexSlot>(), 16);
         assert_eq!(std::mem::size_of::<super::AgentName>(), 16);
         // Its first 128 bytes are what `Robots::is_allowed` reads.
@@ -1109,17 +1226,40 @@ mod tests {
     }
 
     #[test]
+    fn seek_finds_the_first_rule_at_or_after_an_offset() {
+        // 100 rules of lengths 1 to 7, from offset 10.
+        let rules: Vec<super::Rule> = (0..100u16)
+            .map(|i| super::Rule {
+                len: 1 + i * 5 % 7,
+                flags: 0,
+                prefix: 0,
+            })
+            .collect();
+        let offsets: Vec<u32> = super::placed(&rules, 10).map(|(at, _)| at).collect();
+        let end = offsets[99] + rules[99].len as u32;
+        for at in 0..end + 3 {
+            let want = offsets
+                .iter()
+                .position(|&o| o >= at)
+                .map(|i| (i, offsets[i]));
+            assert_eq!(super::seek(&rules, 10, at), want, "{at}");
+        }
+        assert_eq!(super::seek(&[], 10, 0), None);
+    }
+
+    #[test]
     fn groups_and_agents_read_back_from_words() {
         let g = super::Group {
             rules: (1, 2),
+            base: 6,
             agents: (3, 4),
             line: 5,
             index: super::NO_INDEX,
         };
         let back = super::Group::from_words(&g.to_words());
         assert_eq!(
-            (back.rules, back.agents, back.line, back.index),
-            (g.rules, g.agents, g.line, g.index)
+            (back.rules, back.base, back.agents, back.line, back.index),
+            (g.rules, g.base, g.agents, g.line, g.index)
         );
         for star in [false, true] {
             let a = super::AgentName {
@@ -1140,27 +1280,41 @@ mod tests {
     #[test]
     fn rule_lines() {
         use super::{Section, TableBuilder};
+        // Each line read back; the table's size.
+        let check = |lines: &[u32]| {
+            let mut b = super::RuleLinesBuilder::default();
+            for &l in lines {
+                b.push(l);
+            }
+            let (words, delta) = b.words();
+            let mut t = TableBuilder::with_capacity(words + delta);
+            b.write(&mut t);
+            let t = t.finish();
+            let r = super::RuleLines {
+                words: t.get(Section::LineWords),
+                delta: t.get(Section::LineDelta),
+                rules: lines.len(),
+            };
+            for (i, &l) in lines.iter().enumerate() {
+                assert_eq!(r.get(i as u32), l, "{i}");
+            }
+            t.heap_bytes()
+        };
         let lines: Vec<u32> = (0..300u32)
             .map(|i| 1 + i * 2 + if i > 100 { 1000 } else { 0 } + if i > 200 { i * 300 } else { 0 })
             .collect();
-        let mut b = super::RuleLinesBuilder::default();
-        for &l in &lines {
-            b.push(l);
-        }
-        let (words, delta) = b.words();
-        let mut t = TableBuilder::with_capacity(words + delta);
-        b.write(&mut t);
-        let t = t.finish();
-        let r = super::RuleLines {
-            words: t.get(Section::LineWords),
-            delta: t.get(Section::LineDelta),
-            rules: lines.len(),
-        };
-        for (i, &l) in lines.iter().enumerate() {
-            assert_eq!(r.get(i as u32), l, "{i}");
-        }
-        // One byte a rule, a base every 64, and 8 bytes per far jump (99 here).
-        assert_eq!(t.heap_bytes(), 300 + 5 * 4 + 99 * 8);
+        // Half a byte a rule, a base every 64, and 8 bytes per far jump
+        // (99 here).
+        assert_eq!(check(&lines), 300usize.div_ceil(8) * 4 + 5 * 4 + 99 * 8);
+        // Distances on both sides of `FAR`: 1 to 20.
+        let lines: Vec<u32> = (0..200u32)
+            .scan(0, |line, i| {
+                *line += 1 + i % 20;
+                Some(*line)
+            })
+            .collect();
+        let far = (0..200).filter(|i| i % 64 != 0 && 1 + i % 20 >= 15).count();
+        assert_eq!(check(&lines), 200usize.div_ceil(8) * 4 + 4 * 4 + far * 8);
     }
 }
 

@@ -179,7 +179,7 @@ impl Robots {
                 Some(hit) => {
                     d.allowed = hit.allow;
                     d.cause = Cause::Rule;
-                    d.rule = matcher::rule_index(&self.parsed, groups, hit);
+                    d.rule = matcher::rule_index(&self.parsed, groups, hit).map(|i| (i, hit.at));
                     debug_assert!(d.rule.is_some(), "no rule for {hit:?}");
                 }
                 None if groups.is_empty() => d.cause = Cause::NoGroup,

@@ -30,6 +30,9 @@ impl fmt::Display for RuleKind {
 pub struct RuleView<'a> {
     pub(crate) parsed: &'a Parsed,
     pub(crate) index: u32,
+    /// Its pattern's offset in the arena (a rule keeps none: see
+    /// `model::placed`).
+    pub(crate) at: u32,
 }
 
 impl<'a> RuleView<'a> {
@@ -66,7 +69,7 @@ impl<'a> RuleView<'a> {
     /// 2.2.2): ASCII, percent-encoded, hex upper-case.
     pub fn normalized(&self) -> &'a str {
         // The normal form is ASCII by construction (see `percent`).
-        std::str::from_utf8(self.rule().pattern(&self.parsed.arena)).unwrap_or("")
+        std::str::from_utf8(self.rule().pattern(&self.parsed.arena, self.at)).unwrap_or("")
     }
 
     /// The pattern's priority: its length in octets, normalised.
@@ -139,8 +142,15 @@ impl<'a> GroupView<'a> {
     /// The group's allow and disallow rules, in file order.
     pub fn rules(&self) -> impl ExactSizeIterator<Item = RuleView<'a>> + use<'a> {
         let parsed = self.parsed;
-        let (a, b) = self.group().rules;
-        (a..b).map(move |index| RuleView { parsed, index })
+        let group = self.group();
+        group
+            .placed(&parsed.rules)
+            .enumerate()
+            .map(move |(i, (at, _))| RuleView {
+                parsed,
+                index: group.rules.0 + i as u32,
+                at,
+            })
     }
 
     /// The group's `Crawl-delay`, if it has a valid one.

@@ -58,7 +58,7 @@
 //! its rule, so the search's probes bring in what the chain walk then
 //! needs.
 
-use crate::model::{ANCHORED, Parsed, WILDCARD};
+use crate::model::{ANCHORED, Group, Parsed, WILDCARD, placed};
 
 use super::{Hit, wildcard};
 
@@ -274,9 +274,14 @@ fn key16(arena: &[u8], start: usize, len: usize) -> u128 {
 }
 
 impl Index {
-    /// The index of one group, whose rules are `rules.0..rules.1`.
-    pub(crate) fn build(parsed: &Parsed, rules: (u32, u32)) -> Index {
-        Index::over(parsed, rules.0..rules.1)
+    /// The index of one group, whose rules are `rules.0..rules.1` and
+    /// whose patterns start at `base` in the arena.
+    pub(crate) fn build(parsed: &Parsed, rules: (u32, u32), base: u32) -> Index {
+        let group = &parsed.rules[rules.0 as usize..rules.1 as usize];
+        Index::over(
+            parsed,
+            (rules.0..rules.1).zip(placed(group, base).map(|(at, _)| at)),
+        )
     }
 
     /// The index of several groups merged (RFC 9309 section 2.2.1): it
@@ -285,34 +290,38 @@ impl Index {
         Index::over(
             parsed,
             groups.iter().flat_map(|&g| {
-                let (start, end) = parsed.group(g).rules;
-                start..end
+                let group: Group = parsed.group(g);
+                (group.rules.0..).zip(group.placed(&parsed.rules).map(|(at, _)| at))
             }),
         )
     }
 
-    /// The index of the rules numbered `rules`.
-    fn over(parsed: &Parsed, rules: impl Iterator<Item = u32>) -> Index {
+    /// The index of the rules numbered `rules`, each with its pattern's
+    /// offset in the arena.
+    fn over(parsed: &Parsed, rules: impl Iterator<Item = (u32, u32)>) -> Index {
         let arena = &parsed.arena;
         let rule = |i: u32| &parsed.rules[i as usize];
-        let (wild, prefixed): (Vec<u32>, Vec<u32>) = rules.partition(|&i| {
+        // (Rule index, pattern offset) pairs.
+        type Rules = Vec<(u32, u32)>;
+        let (wild, prefixed): (Rules, Rules) = rules.partition(|&(i, at)| {
             let r = rule(i);
-            r.flags & WILDCARD != 0 && is_wild(r.pattern(arena), r.prefix_len(arena))
+            let pattern = r.pattern(arena, at);
+            r.flags & WILDCARD != 0 && is_wild(pattern, r.prefix_len(pattern))
         });
         // Sorted by prefix (the key decides most comparisons without
         // reading the arena), then as the walk backwards wants to meet them.
         // (A 16-octet key decides nearly every comparison; files list their
         // rules mostly in order, and the stable sort takes runs as they
         // come.)
-        let mut order: Vec<(u128, &[u8], u32)> = prefixed
+        let mut order: Vec<(u128, &[u8], u32, u32)> = prefixed
             .into_iter()
-            .map(|i| {
+            .map(|(i, at)| {
                 let r = rule(i);
-                let p = r.literal_prefix(arena);
-                (key16(arena, r.start as usize, p.len()), p, i)
+                let p = r.literal_prefix(r.pattern(arena, at));
+                (key16(arena, at as usize, p.len()), p, i, at)
             })
             .collect();
-        order.sort_by(|&(ka, pa, a), &(kb, pb, b)| {
+        order.sort_by(|&(ka, pa, a, _), &(kb, pb, b, _)| {
             ka.cmp(&kb)
                 .then_with(|| pa[pa.len().min(16)..].cmp(&pb[pb.len().min(16)..]))
                 .then_with(|| {
@@ -328,7 +337,8 @@ impl Index {
         // ties: the last of each run in this order. The others are left
         // out, or a file repeating one rule thousands of times would make
         // every check walk them all.
-        let same = |&(_, pa, a): &(u128, &[u8], u32), &(_, pb, b): &(u128, &[u8], u32)| {
+        type Key<'a> = (u128, &'a [u8], u32, u32);
+        let same = |&(_, pa, a, _): &Key, &(_, pb, b, _): &Key| {
             let (ra, rb) = (rule(a), rule(b));
             pa == pb
                 && ra.len == rb.len
@@ -340,7 +350,7 @@ impl Index {
         order.reverse();
         let mut entries: Vec<Entry> = Vec::with_capacity(order.len());
         let mut stack: Vec<usize> = Vec::new();
-        for (pos, &(key, prefix, i)) in order.iter().enumerate() {
+        for (pos, &(key, prefix, i, at)) in order.iter().enumerate() {
             while let Some(&top) = stack.last() {
                 if prefix.starts_with(order[top].1) {
                     break;
@@ -351,7 +361,7 @@ impl Index {
             let r = rule(i);
             entries.push(Entry {
                 key: (key >> 64) as u64,
-                at: r.start,
+                at,
                 parent: up.map_or(NONE, |u| u as u32),
                 len: r.len,
                 chain_max: r.len.max(up.map_or(0, |u| entries[u].chain_max)),
@@ -365,8 +375,8 @@ impl Index {
         let mut seen = [0u64; PAIR_WORDS];
         let ends: Vec<usize> = wild
             .iter()
-            .map(|&i| {
-                required_pairs(rule(i).pattern(arena), &mut seen, &mut pairs);
+            .map(|&(i, at)| {
+                required_pairs(rule(i).pattern(arena, at), &mut seen, &mut pairs);
                 pairs.len()
             })
             .collect();
@@ -381,18 +391,19 @@ impl Index {
             .iter()
             .zip(&ends)
             .zip(anchor)
-            .map(|((&i, &end), anchor)| {
+            .map(|((&(i, at), &end), anchor)| {
                 let r = rule(i);
+                let pattern = r.pattern(arena, at);
                 let need = pairs[from..end]
                     .iter()
                     .fold(0u64, |n, &p| n | 1 << need_bit(p));
                 from = end;
                 let w = Wild {
-                    key: key8(r.literal_prefix(arena)),
+                    key: key8(r.literal_prefix(pattern)),
                     need,
-                    at: r.start,
+                    at,
                     len: r.len,
-                    prefix: r.prefix_len(arena).min(8) as u8,
+                    prefix: r.prefix_len(pattern).min(8) as u8,
                     allow: r.allow(),
                 };
                 (anchor, w)
@@ -746,17 +757,18 @@ mod tests {
             body.push_str("Disallow: /same\nAllow: /same\nDisallow: /same$\n");
         }
         let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
-        let index = Index::build(&parsed, parsed.group(0).rules);
+        let g = parsed.group(0);
+        let index = Index::build(&parsed, g.rules, g.base);
         // One entry per distinct pattern and kind.
         assert_eq!(index.entries.len(), 3);
         // `/same$` is the longest match of `/same`: its earliest copy.
         let hit = index.best(&parsed.arena, b"/same").unwrap();
         assert!(!hit.allow);
-        assert_eq!(hit.at, parsed.rules[4].start);
+        assert_eq!(hit.at, parsed.rule_at(4));
         // Of the others, `Allow` wins the tie: its earliest copy.
         let hit = index.best(&parsed.arena, b"/samex").unwrap();
         assert!(hit.allow);
-        assert_eq!(hit.at, parsed.rules[1].start);
+        assert_eq!(hit.at, parsed.rule_at(1));
     }
 
     #[test]
@@ -767,8 +779,9 @@ mod tests {
                 body.push_str(&format!("Allow: /*.x{i}$\nDisallow: /d{i}/*/e\n"));
             }
             let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
-            let g = parsed.group(0).rules;
-            let index = Index::build(&parsed, g);
+            let group = parsed.group(0);
+            let g = group.rules;
+            let index = Index::build(&parsed, g, group.base);
             let wild = 2 * n - 1;
             assert_eq!(index.wild.len(), wild);
             if wild <= ANCHOR_MIN_WILD {
@@ -780,7 +793,8 @@ mod tests {
             }
             let rules = &parsed.rules[g.0 as usize..g.1 as usize];
             for path in ["/", "/a?b", "/f.x1", "/f.x1?", "/d1/x/e", "/d2/e", "/q.x9"] {
-                let want = super::super::linear_best(&parsed.arena, rules, path.as_bytes());
+                let want =
+                    super::super::linear_best(&parsed.arena, rules, group.base, path.as_bytes());
                 assert_eq!(
                     index.best(&parsed.arena, path.as_bytes()),
                     want,
@@ -817,7 +831,8 @@ mod tests {
                 body.push_str(&format!("Allow: /*.x{i}$\n"));
             }
             let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
-            let index = Index::build(&parsed, parsed.group(0).rules);
+            let g = parsed.group(0);
+            let index = Index::build(&parsed, g.rules, g.base);
             let bound = Index::bytes_bound(prefixed + wild);
             assert!(index.heap_bytes() <= bound, "{prefixed} {wild}");
             // And not far from it (the `starts` table goes by prefix rules

@@ -27,7 +27,7 @@ mod proptests;
 pub(crate) mod reference;
 
 use crate::Access;
-use crate::model::{ANCHORED, Parsed, Rule, WILDCARD};
+use crate::model::{ANCHORED, Group, Parsed, Rule, WILDCARD, placed, seek};
 
 /// Groups with more rules than this get a prefix index. (Measured: below
 /// about eight rules, a linear scan is as fast.)
@@ -61,10 +61,11 @@ impl Hit {
     }
 }
 
-/// Does the rule's pattern match the (normalised) path?
+/// Does the rule's pattern, at `at` in `arena`, match the (normalised)
+/// path?
 #[inline]
-pub(crate) fn rule_matches(arena: &[u8], rule: &Rule, path: &[u8]) -> bool {
-    let pattern = rule.pattern(arena);
+pub(crate) fn rule_matches(arena: &[u8], rule: &Rule, at: u32, path: &[u8]) -> bool {
+    let pattern = rule.pattern(arena, at);
     if rule.flags & WILDCARD != 0 {
         wildcard::matches(pattern, path)
     } else if rule.flags & ANCHORED != 0 {
@@ -88,18 +89,25 @@ pub(crate) fn starts_with(path: &[u8], prefix: &[u8]) -> bool {
 #[inline]
 pub(crate) fn group_best(parsed: &Parsed, group: u32, path: &[u8]) -> Option<Hit> {
     let g = parsed.group(group);
-    rules_best(parsed, g.rules, g.index, path)
+    rules_best(parsed, g.rules, g.base, g.index, path)
 }
 
-/// The best rule for `path` of the group whose rules are `rules` and whose
-/// index slot is `slot` ([`NO_INDEX`](crate::model::NO_INDEX) for a group
-/// scanned linearly).
+/// The best rule for `path` of the group whose rules are `rules`, whose
+/// patterns start at `base` and whose index slot is `slot`
+/// ([`NO_INDEX`](crate::model::NO_INDEX) for a group scanned linearly).
 #[inline(always)]
-fn rules_best(parsed: &Parsed, rules: (u32, u32), slot: u32, path: &[u8]) -> Option<Hit> {
+fn rules_best(
+    parsed: &Parsed,
+    rules: (u32, u32),
+    base: u32,
+    slot: u32,
+    path: &[u8],
+) -> Option<Hit> {
     let linear = || {
         linear_best(
             &parsed.arena,
             &parsed.rules[rules.0 as usize..rules.1 as usize],
+            base,
             path,
         )
     };
@@ -108,7 +116,7 @@ fn rules_best(parsed: &Parsed, rules: (u32, u32), slot: u32, path: &[u8]) -> Opt
             Some(index) => index.best(&parsed.arena, path),
             None if rent(parsed, rules.1 - rules.0, path) => linear(),
             None => slot
-                .get_or_init(|| Box::new(index::Index::build(parsed, rules)))
+                .get_or_init(|| Box::new(index::Index::build(parsed, rules, base)))
                 .best(&parsed.arena, path),
         },
         None => linear(),
@@ -157,17 +165,18 @@ pub(crate) fn rent(parsed: &Parsed, n: u32, path: &[u8]) -> bool {
     true
 }
 
-/// The best of `rules` (a group's rules) for `path`, by a linear scan.
+/// The best of `rules` (a group's rules, whose patterns start at `base`)
+/// for `path`, by a linear scan.
 #[inline]
-pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], path: &[u8]) -> Option<Hit> {
+pub(crate) fn linear_best(arena: &[u8], rules: &[Rule], base: u32, path: &[u8]) -> Option<Hit> {
     let mut best: Option<Hit> = None;
-    for r in rules {
+    for (at, r) in placed(rules, base) {
         let hit = Hit {
             len: r.len,
             allow: r.allow(),
-            at: r.start,
+            at,
         };
-        if best.is_none_or(|b| hit.beats(&b)) && rule_matches(arena, r, path) {
+        if best.is_none_or(|b| hit.beats(&b)) && rule_matches(arena, r, at, path) {
             best = Some(hit);
         }
     }
@@ -186,8 +195,13 @@ pub(crate) enum Prepared<'a> {
     /// Everything but `/robots.txt` is disallowed: robots.txt was
     /// unreachable.
     DisallowAll,
-    /// One small group, scanned linearly: its rules.
-    Linear { arena: &'a [u8], rules: &'a [Rule] },
+    /// One small group, scanned linearly: its rules, whose patterns start
+    /// at `base` in `arena`.
+    Linear {
+        arena: &'a [u8],
+        rules: &'a [Rule],
+        base: u32,
+    },
     /// One group with a prefix index (or the `*` groups, with one index
     /// over all their rules), and the index's sorted prefix rules (so that
     /// the search need not wait for the index itself).
@@ -210,7 +224,7 @@ impl Prepared<'_> {
         let best = match *self {
             Prepared::AllowAll => return true,
             Prepared::DisallowAll => return false,
-            Prepared::Linear { arena, rules } => linear_best(arena, rules, path),
+            Prepared::Linear { arena, rules, base } => linear_best(arena, rules, base, path),
             Prepared::Indexed {
                 arena,
                 prefixes,
@@ -242,7 +256,7 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access)
     for &group in groups {
         let g = parsed.group(group);
         if let Some(slot) = parsed.index_slot(&g) {
-            slot.get_or_init(|| Box::new(index::Index::build(parsed, g.rules)));
+            slot.get_or_init(|| Box::new(index::Index::build(parsed, g.rules, g.base)));
         }
     }
     match *groups {
@@ -259,6 +273,7 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access)
                 None => Prepared::Linear {
                     arena: &parsed.arena,
                     rules: &parsed.rules[start as usize..end as usize],
+                    base: g.base,
                 },
             }
         }
@@ -271,10 +286,10 @@ pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access)
 pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> {
     // The one `*` group, from what `Parsed` keeps of it (no look at
     // `groups`).
-    if let Some((rules, slot)) = parsed.star_one.get()
+    if let Some(star) = parsed.star_one.get()
         && std::ptr::eq(groups, parsed.star_groups())
     {
-        return rules_best(parsed, rules, slot, path);
+        return rules_best(parsed, star.rules, star.base, star.slot, path);
     }
     let mut each: fn(&Parsed, u32, &[u8]) -> Option<Hit> = group_best;
     if let Some(slot) = parsed.merged_slot(groups) {
@@ -293,10 +308,12 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
         }
         // Each group scanned (their own indexes are not the merged one's).
         each = |parsed, group, path| {
-            let (start, end) = parsed.group(group).rules;
+            let g = parsed.group(group);
+            let (start, end) = g.rules;
             linear_best(
                 &parsed.arena,
                 &parsed.rules[start as usize..end as usize],
+                g.base,
                 path,
             )
         };
@@ -318,38 +335,27 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
 /// the one before it shares their patterns), so the rule is the first, in
 /// file order, of those at `hit.at` of `hit`'s kind: the one a tie goes to.
 ///
-/// O(log groups) but for the groups sharing the pattern: patterns are
-/// stored in file order, so along `groups` the offset of a group's first
-/// rule never decreases (a group sharing the patterns of the one before
-/// starts where that one does, and an empty group's "first rule" is the
-/// next group's), nor does that of its last.
+/// The groups that may hold it are found in O(log groups): patterns are
+/// stored in file order, so along `groups` a group's
+/// [`base`](Group::base) never decreases, nor does the offset of its last
+/// rule. Each is then searched by adding up its rules' lengths ([`seek`]:
+/// rules keep no offsets), so this is linear in the rules of those groups,
+/// if with a small constant; it is for explanations, not checks.
 pub(crate) fn rule_index(parsed: &Parsed, groups: &[u32], hit: Hit) -> Option<u32> {
-    let range = |g: u32| parsed.group(g).rules;
-    let first_at = |g: u32| {
-        parsed
-            .rules
-            .get(range(g).0 as usize)
-            .map_or(u32::MAX, |r| r.start)
-    };
     // The groups that may hold a rule at `hit.at` end here...
-    let end = groups.partition_point(|&g| first_at(g) <= hit.at);
+    let end = groups.partition_point(|&g| parsed.group(g).base <= hit.at);
     let mut found = None;
     for &g in groups[..end].iter().rev() {
-        let (start, end) = range(g);
-        let rules = &parsed.rules[start as usize..end as usize];
-        let Some(last) = rules.last() else {
-            continue;
-        };
-        // ...and start after the last group whose rules all lie before.
-        if last.start < hit.at {
-            break;
-        }
-        let i = rules.partition_point(|r| r.start < hit.at);
-        if let Some(r) = rules.get(i)
-            && r.start == hit.at
-            && r.allow() == hit.allow
-        {
-            found = Some(start + i as u32);
+        let group: Group = parsed.group(g);
+        let rules = &parsed.rules[group.rules.0 as usize..group.rules.1 as usize];
+        match seek(rules, group.base, hit.at) {
+            Some((i, at)) if at == hit.at && rules[i].allow() == hit.allow => {
+                found = Some(group.rules.0 + i as u32);
+            }
+            Some(_) => {}
+            // ...and start after the last group whose rules all lie before.
+            None if !rules.is_empty() => break,
+            None => {}
         }
     }
     found

@@ -248,12 +248,12 @@ proptest! {
         let Some(g) = parsed.groups().next() else {
             return Ok(());
         };
-        let index = Index::build(&parsed, g.rules);
+        let index = Index::build(&parsed, g.rules, g.base);
         let refs: Vec<RefRule> = rules.iter().map(|(a, p)| ref_rule(*a, p)).collect();
         for p in &paths {
             let normal = percent::path(p.as_bytes());
             let (start, end) = (g.rules.0 as usize, g.rules.1 as usize);
-            let linear = linear_best(&parsed.arena, &parsed.rules[start..end], &normal);
+            let linear = linear_best(&parsed.arena, &parsed.rules[start..end], g.base, &normal);
             prop_assert_eq!(index.best(&parsed.arena, &normal), linear, "path {}", p);
             prop_assert_eq!(
                 linear.is_none_or(|h| h.allow),

@@ -77,7 +77,8 @@ pub(crate) enum Fast {
         known: Key,
     },
     /// A `Sitemap` line, consumed: its value, `body[value.0..value.1]`
-    /// (trimmed), has been appended to the arena at `at` as written.
+    /// (trimmed), has been appended to the text (the builder's array of
+    /// agent values and sitemap URLs) at `at` as written.
     /// `ascii`: every octet of it is ASCII (else the builder writes it
     /// again, as text).
     Sitemap {
@@ -176,12 +177,17 @@ impl<'a> Lines<'a> {
     /// lines whose key starts the line. The value of an `Allow`/`Disallow`
     /// line is normalised into `arena` as it is read (when `rule_mode` is
     /// given, i.e. inside a group), and that of a `Sitemap` line copied
-    /// there as it is read. A line of any other shape, one past
+    /// into `text` as it is read. A line of any other shape, one past
     /// `MAX_LINE_LEN`, or one holding a NUL, is left to
     /// [`next`](Iterator::next); the outcome is the same as if it had read
     /// the line.
     #[inline]
-    pub fn fast(&mut self, rule_mode: Option<Mode>, arena: &mut Vec<u8>) -> Fast {
+    pub fn fast(
+        &mut self,
+        rule_mode: Option<Mode>,
+        arena: &mut Vec<u8>,
+        text: &mut Vec<u8>,
+    ) -> Fast {
         let body = self.body;
         let start = self.pos;
         let Some(&first) = body.get(start) else {
@@ -257,17 +263,17 @@ impl<'a> Lines<'a> {
         }
         if kind == Key::Sitemap {
             // Found and copied in one pass, as a rule's value is.
-            let mark = arena.len();
-            let (stop, ascii) = copy_value(body, value, arena);
+            let mark = text.len();
+            let (stop, ascii) = copy_value(body, value, text);
             if !self.finish_value_line(start, stop) {
-                arena.truncate(mark);
+                text.truncate(mark);
                 return Fast::No;
             }
             let mut value_end = stop;
             while value_end > value && is_space(body[value_end - 1]) {
                 value_end -= 1;
             }
-            arena.truncate(mark + (value_end - value));
+            text.truncate(mark + (value_end - value));
             return Fast::Sitemap {
                 number: self.number,
                 value: (value, value_end),

@@ -15,8 +15,8 @@ use crate::limits::MAX_BODY_LEN;
 use crate::lint::WarningKind;
 use crate::model::{
     ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, NoteLog, Parsed,
-    REWRITTEN, Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarOne, TableBuilder, WILDCARD,
-    Written,
+    REWRITTEN, Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarGroup, StarOne, TableBuilder,
+    WILDCARD, Written,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{RequestRate, parse_crawl_delay};
@@ -277,6 +277,8 @@ struct Scratch {
     groups: Vec<Group>,
     agents: Vec<AgentName>,
     sitemaps: Vec<(u32, u32)>,
+    /// `Builder::text`.
+    text: Vec<u8>,
     /// `Builder::finish`'s sort keys of the named agents.
     keyed: Vec<u128>,
 }
@@ -288,6 +290,7 @@ impl Scratch {
         groups: Vec::new(),
         agents: Vec::new(),
         sitemaps: Vec::new(),
+        text: Vec::new(),
         keyed: Vec::new(),
     };
 
@@ -321,6 +324,7 @@ impl Scratch {
             groups: keep(self.groups),
             agents: keep(self.agents),
             sitemaps: keep(self.sitemaps),
+            text: keep(self.text),
             keyed: keep(self.keyed),
         }
     }
@@ -334,7 +338,11 @@ const SHARE_MIN_OCTETS: usize = 16;
 
 struct Builder {
     literal: bool,
+    /// The patterns, back to back in rule order (see `model::placed`).
     arena: Vec<u8>,
+    /// The agent values and sitemap URLs, appended to the arena at the end
+    /// (`finish`), so that nothing comes between the patterns of a group.
+    text: Vec<u8>,
     rules: Vec<Rule>,
     rule_lines: RuleLinesBuilder,
     groups: Vec<Group>,
@@ -371,6 +379,8 @@ const REPEAT_MIN_OCTETS: usize = 64;
 struct Block {
     start: usize,
     end: usize,
+    /// The group whose first rules these are.
+    group: u32,
     rules: (u32, u32),
     first_line: u32,
     last_line: u32,
@@ -382,6 +392,7 @@ impl Builder {
         Builder {
             literal: options.mk1996,
             arena: Vec::new(),
+            text: scratch.text,
             rules: scratch.rules,
             rule_lines: scratch.rule_lines,
             groups: scratch.groups,
@@ -432,7 +443,7 @@ impl Builder {
             // warns about them.
             let rule_mode = (!self.groups.is_empty()).then_some(mode);
             let fast = if self.fast {
-                lines.fast(rule_mode, &mut self.arena)
+                lines.fast(rule_mode, &mut self.arena, &mut self.text)
             } else {
                 lexer::Fast::No
             };
@@ -452,6 +463,7 @@ impl Builder {
                         self.block = Block {
                             start: line_start,
                             end: line_start,
+                            group: self.groups.len() as u32 - 1,
                             rules: (self.rules.len() as u32, self.rules.len() as u32),
                             first_line: number,
                             last_line: number,
@@ -462,6 +474,9 @@ impl Builder {
                     if value.1 > value.0 {
                         let facts = (seen, first_star, anchored);
                         self.push_rule(number, allow, &body[value.0..value.1], at, facts);
+                    } else {
+                        // (An empty value has no normal form to give back.)
+                        debug_assert_eq!(at, self.arena.len());
                     }
                     if line_start == self.block.end {
                         self.block.end = lines.pos();
@@ -495,7 +510,7 @@ impl Builder {
                     if ascii && value.1 > value.0 {
                         self.push_sitemap(at as u32);
                     } else {
-                        self.arena.truncate(at);
+                        self.text.truncate(at);
                         self.sitemap(number, &body[value.0..value.1]);
                     }
                     continue;
@@ -606,25 +621,25 @@ impl Builder {
         }
     }
 
-    /// A sitemap line (RFC 9309 section 2.2.4): its URL is kept in the
-    /// arena, as text.
+    /// A sitemap line (RFC 9309 section 2.2.4): its URL is kept in `text`
+    /// (and so in the arena), as text.
     fn sitemap(&mut self, line: u32, value: &[u8]) {
         if value.is_empty() {
             let directive = Directive::Sitemap;
             return self.warn(line, WarningKind::EmptyValue { directive });
         }
-        let start = self.arena.len() as u32;
-        push_text_or_escaped(&mut self.arena, value);
+        let start = self.text.len() as u32;
+        push_text_or_escaped(&mut self.text, value);
         self.push_sitemap(start);
     }
 
-    /// Records the sitemap URL at `arena[start..]`.
+    /// Records the sitemap URL at `text[start..]`.
     fn push_sitemap(&mut self, start: u32) {
         if self.sitemaps.is_empty() {
             // As for groups in `start_group`.
             self.sitemaps.reserve(16);
         }
-        self.sitemaps.push((start, self.arena.len() as u32));
+        self.sitemaps.push((start, self.text.len() as u32));
     }
 
     /// When the lines at `lines.pos()` repeat the text of `self.block`
@@ -636,8 +651,7 @@ impl Builder {
     /// to the arena's end, so `close_group` shares them as it would the
     /// patterns of lines it had read. False, having done nothing, when the
     /// text differs or the block is not one this can take: one with a
-    /// warning, a line without a rule, or patterns no longer back to back
-    /// in the arena.
+    /// warning, or a line without a rule.
     #[inline(never)]
     fn repeat_block(&mut self, body: &[u8], lines: &mut lexer::Lines) -> bool {
         let b = self.block;
@@ -667,14 +681,12 @@ impl Builder {
         {
             return false;
         }
-        // Patterns back to back.
-        let from = self.rules[r0].start as usize;
+        // The block's patterns: back to back from its group's base (the
+        // block is the group's first run of rules).
+        let from = self.groups[b.group as usize].base as usize;
         let mut end = from;
         let mut rewritten = false;
         for r in &self.rules[r0..r1] {
-            if r.start as usize != end {
-                return false;
-            }
             end += r.len as usize;
             rewritten |= r.flags & REWRITTEN != 0;
         }
@@ -695,15 +707,15 @@ impl Builder {
                 self.written.push((r + rule_shift, end + text_shift));
             }
         }
-        let shift = (self.arena.len() - from) as u32;
+        // The current group has no rule yet: its patterns start here.
+        debug_assert_eq!(
+            self.groups.last().map(|g| g.base as usize),
+            Some(self.arena.len())
+        );
         self.arena.extend_from_within(from..end);
         let first = lines.number() + 1;
         for i in 0..r1 - r0 {
-            let r = self.rules[r0 + i];
-            self.rules.push(Rule {
-                start: r.start + shift,
-                ..r
-            });
+            self.rules.push(self.rules[r0 + i]);
             self.rule_lines.push(first + i as u32);
         }
         lines.skip(at + len, (r1 - r0) as u32);
@@ -728,6 +740,9 @@ impl Builder {
         let a = self.agents.len() as u32;
         self.groups.push(Group {
             rules: (n, n),
+            // No overflow: see `parse` (the arena of a body of at most
+            // `MAX_BODY_LEN` octets, each normalised to at most 3).
+            base: self.arena.len() as u32,
             agents: (a, a),
             line,
             index: NO_INDEX,
@@ -763,16 +778,16 @@ impl Builder {
         if !star && token_len == 0 {
             self.warn(line, WarningKind::InvalidUserAgent);
         }
-        let start = self.arena.len() as u32;
+        let start = self.text.len() as u32;
         // Store the value as UTF-8 so views can hand out `&str`; the token
         // is ASCII, so it stays a prefix.
         if value.is_ascii() || std::str::from_utf8(value).is_ok() {
-            self.arena.extend_from_slice(value);
+            self.text.extend_from_slice(value);
         } else {
-            self.arena
+            self.text
                 .extend_from_slice(String::from_utf8_lossy(value).as_bytes());
         }
-        let len = (self.arena.len() - start as usize).min(u16::MAX as usize) as u16;
+        let len = (self.text.len() - start as usize).min(u16::MAX as usize) as u16;
         let group_index = self.groups.len() as u32 - 1;
         self.agents.push(AgentName {
             start,
@@ -799,8 +814,9 @@ impl Builder {
         self.push_rule(line, allow, value, start, (seen, first_star, anchored));
     }
 
-    /// Records the rule whose normal form is `arena[start..]`; `value` is
-    /// the pattern as written. `facts` are what normalising it saw: the
+    /// Records the rule whose normal form is `arena[start..]`, the last of
+    /// the arena (so that it follows the pattern of the rule before it in
+    /// the group: `model::placed`); `value` is the pattern as written. `facts` are what normalising it saw: the
     /// offset of its first `*` (when `seen.star`) and whether it ends with
     /// the `$` anchor.
     #[inline(always)]
@@ -852,7 +868,6 @@ impl Builder {
             Rule::compute_prefix_len(&self.arena[start..], flags)
         );
         self.rules.push(Rule {
-            start: start as u32,
             len: len as u16,
             flags,
             prefix: prefix.min(u8::MAX as usize) as u8,
@@ -873,22 +888,18 @@ impl Builder {
         if let [.., before, this] = *self.groups
             && this.rules.1 - this.rules.0 == before.rules.1 - before.rules.0
             && this.rules.1 > this.rules.0
-            && self
-                .arena
-                .len()
-                .saturating_sub(self.rules[this.rules.0 as usize].start as usize)
-                >= SHARE_MIN_OCTETS
+            && self.arena.len() - this.base as usize >= SHARE_MIN_OCTETS
         {
-            self.share_patterns(before.rules, this.rules);
+            self.share_patterns(before, this);
         }
     }
 
-    /// When the group just closed (rules `this`) repeats the rules of the
-    /// group before it (rules `before`) one for one, as files that give
-    /// several crawlers the same rules in groups of their own do, its rules
-    /// point at the earlier copies of their patterns and the arena gives
-    /// its own back (about 5% of the corpus's body bytes). Each rule keeps
-    /// its own index, line and flags.
+    /// When the group just closed (`this`) repeats the rules of the group
+    /// before it (`before`) one for one, as files that give several
+    /// crawlers the same rules in groups of their own do, it takes that
+    /// group's base, so its rules read the earlier copies of their
+    /// patterns, and the arena gives its own back (about 5% of the corpus's
+    /// body bytes). Each rule keeps its own index, line and flags.
     ///
     /// Arena offsets must still order rules as the file does wherever they
     /// break a tie (`Hit::at`). Only the group right before is compared, so
@@ -897,37 +908,42 @@ impl Builder {
     /// strong and at the same offset, of the earlier one, which wins the
     /// tie when both groups apply (`matcher::rule_index`).
     #[inline(never)]
-    fn share_patterns(&mut self, before: (u32, u32), this: (u32, u32)) {
-        let n = (this.1 - this.0) as usize;
-        let earlier = &self.rules[before.0 as usize..before.1 as usize];
-        let later = &self.rules[this.0 as usize..this.1 as usize];
-        // The later copies must be the arena's last octets, back to back
-        // (no sitemap URL among them), to be given back; the earlier ones
-        // back to back too, so that one comparison decides.
-        let (from, first) = (earlier[0].start as usize, later[0].start as usize);
-        let (mut a_end, mut b_end) = (from, first);
-        for (a, b) in earlier.iter().zip(later) {
-            if a.start as usize != a_end
-                || b.start as usize != b_end
-                || a.len != b.len
-                || a.allow() != b.allow()
-            {
-                return;
-            }
-            a_end += a.len as usize;
-            b_end += b.len as usize;
-        }
-        if b_end != self.arena.len() || self.arena[from..a_end] != self.arena[first..b_end] {
+    fn share_patterns(&mut self, before: Group, this: Group) {
+        let earlier = &self.rules[before.rules.0 as usize..before.rules.1 as usize];
+        let later = &self.rules[this.rules.0 as usize..this.rules.1 as usize];
+        if earlier
+            .iter()
+            .zip(later)
+            .any(|(a, b)| a.len != b.len || a.allow() != b.allow())
+        {
             return;
         }
-        for i in 0..n {
-            self.rules[this.0 as usize + i].start = self.rules[before.0 as usize + i].start;
+        // Each group's patterns are back to back from its base, and this
+        // group's are the arena's last octets.
+        let (from, first) = (before.base as usize, this.base as usize);
+        let len = self.arena.len() - first;
+        if self.arena[from..from + len] != self.arena[first..] {
+            return;
         }
+        self.groups
+            .last_mut()
+            .expect("`this` is the last group")
+            .base = before.base;
         self.arena.truncate(first);
     }
 
     fn finish(mut self, body_len: usize) -> (Parsed, Scratch) {
         self.close_group();
+        // The agent values and sitemap URLs go after the patterns. (No
+        // overflow: the arena is at most three octets a body octet.)
+        let shift = self.arena.len() as u32;
+        self.arena.extend_from_slice(&self.text);
+        for a in &mut self.agents {
+            a.start += shift;
+        }
+        for s in &mut self.sitemaps {
+            *s = (s.0 + shift, s.1 + shift);
+        }
         let mut keyed = std::mem::take(&mut self.keyed);
         let token = |i: u32| {
             let a = &self.agents[i as usize];
@@ -1036,7 +1052,11 @@ impl Builder {
         }
         let star_one = StarOne::new((star_group != usize::MAX).then(|| {
             let g = &self.groups[star_group];
-            (g.rules, g.index)
+            StarGroup {
+                rules: g.rules,
+                base: g.base,
+                slot: g.index,
+            }
         }));
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
@@ -1111,6 +1131,7 @@ impl Builder {
             groups: self.groups,
             agents: self.agents,
             sitemaps: self.sitemaps,
+            text: self.text,
             keyed,
         };
         (parsed, scratch)
@@ -1323,10 +1344,39 @@ mod tests {
             assert_ne!(p.named_filter & crate::model::token_bit(k), 0);
         }
         let star_one = match *p.star_groups() {
-            [g] => Some((groups[g as usize].rules, groups[g as usize].index)),
+            [g] => Some(StarGroup {
+                rules: groups[g as usize].rules,
+                base: groups[g as usize].base,
+                slot: groups[g as usize].index,
+            }),
             _ => None,
         };
         assert_eq!(p.star_one.get(), star_one);
+        // Patterns: each group's back to back from its base, bases never
+        // decreasing, all before the agent values and sitemap URLs; a
+        // group has its own copies unless it repeats the group before.
+        let (mut end, mut len_before) = (0, 0);
+        for (i, g) in groups.iter().enumerate() {
+            let len: u32 = p.rules[g.rules.0 as usize..g.rules.1 as usize]
+                .iter()
+                .map(|r| r.len as u32)
+                .sum();
+            let shared = len > 0 && len == len_before && g.base == groups[i - 1].base;
+            len_before = len;
+            assert!(
+                g.base == end || shared,
+                "group {i}: base {} after {end} in {:?}",
+                g.base,
+                String::from_utf8_lossy(body)
+            );
+            if !shared {
+                end = g.base + len;
+            }
+        }
+        let text = (0..p.agents().len() as u32)
+            .map(|a| p.agent(a).start)
+            .chain(p.sitemap_spans().iter().map(|s| s[0]));
+        assert!(text.into_iter().all(|t| t >= end));
         // The index slot in `Parsed` is the one `*` group's, or the merged
         // `*` groups', and no other's.
         for (i, g) in groups.iter().enumerate() {
@@ -1601,11 +1651,11 @@ mod tests {
                     User-agent: f\nDisallow: /\n\n\
                     User-agent: g\nDisallow: /\n";
         let p = parse(body.as_bytes(), &ParseOptions::new());
-        let starts: Vec<u32> = p.rules.iter().map(|r| r.start).collect();
+        let starts: Vec<u32> = (0..p.rules.len() as u32).map(|r| p.rule_at(r)).collect();
         // b repeats a: shared. c differs from b in a rule's kind, d from c
-        // in its number of rules: their own copies. e repeats d and its
-        // copy ends the arena (the sitemap URL is before it): shared. g
-        // repeats f, but one octet is not worth a look.
+        // in its number of rules: their own copies. e repeats d (the
+        // sitemap URL between them is kept apart): shared. g repeats f,
+        // but one octet is not worth a look.
         assert_eq!(starts[2..4], starts[0..2]);
         assert!(starts[4..7].iter().all(|s| !starts[..4].contains(s)));
         assert_eq!(starts[7], starts[6]);
@@ -1635,7 +1685,8 @@ mod tests {
     fn non_utf8_values_are_escaped_not_dropped() {
         assert_eq!(&*text_or_escaped(b"http://x/caf\xe9"), "http://x/caf%E9");
         assert_eq!(&*text_or_escaped("http://x/ü".as_bytes()), "http://x/ü");
-        // Sitemaps live in the arena beside patterns and agent values.
+        // Sitemaps live in the arena after the patterns, with the agent
+        // values.
         let body: &[u8] =
             b"User-agent: x\nSitemap: http://x/caf\xe9\nDisallow: /a\nsitemap: http://y/\n";
         let robots = ParseOptions::new().parse(body);
