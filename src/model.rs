@@ -251,8 +251,22 @@ impl RuleLinesBuilder {
             w.extend(self.far.iter().flat_map(|&(rule, line)| [rule, line]));
         });
         table.section(Section::LineDelta, |w| {
-            let pack = |c: &[u8]| c.iter().rev().fold(0u32, |word, &d| word << 4 | d as u32);
-            w.extend(self.delta.chunks(8).map(pack));
+            // Eight deltas (each below 16), an octet each, to the eight
+            // nibbles of a word, the first lowest: pairs of octets to
+            // octets, pairs of those to 16-bit halves, then the halves.
+            let pack = |c: [u8; 8]| {
+                let x = u64::from_le_bytes(c);
+                let x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+                let x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+                (x | x >> 16) as u32
+            };
+            let (words, rest) = self.delta.as_chunks::<8>();
+            w.extend(words.iter().map(|&c| pack(c)));
+            if !rest.is_empty() {
+                let mut last = [0; 8];
+                last[..rest.len()].copy_from_slice(rest);
+                w.push(pack(last));
+            }
         });
     }
 
