@@ -69,8 +69,8 @@ pub(crate) fn placed(rules: &[Rule], base: u32) -> Placed<'_> {
 /// The first of `rules` (a group's, whose patterns start at `base`) whose
 /// pattern starts at or after offset `at`: its position and offset; `None`
 /// when every one starts before. Skips 32 rules at a time by the sum of
-/// their lengths (a loop the compiler vectorises), so that an explanation
-/// in a group of 30,000 rules does not walk them one by one.
+/// their lengths (no branch a rule), so that an explanation in a group of
+/// 30,000 rules does not step through them one by one.
 pub(crate) fn seek(rules: &[Rule], base: u32, at: u32) -> Option<(usize, u32)> {
     let mut skipped = 0;
     let mut offset = base;
@@ -107,8 +107,8 @@ impl<'a> Iterator for Placed<'a> {
     fn next(&mut self) -> Option<(u32, &'a Rule)> {
         let r = self.rules.next()?;
         let at = self.at;
-        // Wrapping only past the last rule of the arena's last group (the
-        // arena has fewer than 2^32 octets: see `parse`).
+        // No overflow: the arena has fewer than 2^32 octets (see `parse`);
+        // wrapping spares the check.
         self.at = at.wrapping_add(r.len as u32);
         Some((at, r))
     }
@@ -124,8 +124,8 @@ impl ExactSizeIterator for Placed<'_> {}
 /// The line numbers of the rules, in about half a byte per rule: rules are
 /// in file order, so each is stored as the distance from the previous
 /// rule's line (mostly 1), in four bits, with the full line every
-/// [`RuleLines::STRIDE`] rules and distances of 15 or more kept apart. A view of two sections of the
-/// parsed file's [`Table`].
+/// [`RuleLines::STRIDE`] rules and distances of 15 or more kept apart. A
+/// view of two sections of the parsed file's [`Table`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RuleLines<'a> {
     /// The line of rule `STRIDE * k`, for each block of `STRIDE` rules;

@@ -816,9 +816,9 @@ impl Builder {
 
     /// Records the rule whose normal form is `arena[start..]`, the last of
     /// the arena (so that it follows the pattern of the rule before it in
-    /// the group: `model::placed`); `value` is the pattern as written. `facts` are what normalising it saw: the
-    /// offset of its first `*` (when `seen.star`) and whether it ends with
-    /// the `$` anchor.
+    /// the group: `model::placed`); `value` is the pattern as written.
+    /// `facts` are what normalising it saw: the offset of its first `*`
+    /// (when `seen.star`) and whether it ends with the `$` anchor.
     #[inline(always)]
     fn push_rule(
         &mut self,
