@@ -58,7 +58,7 @@
 //! its rule, so the search's probes bring in what the chain walk then
 //! needs.
 
-use crate::model::{ANCHORED, Group, Parsed, WILDCARD, placed};
+use crate::model::{ANCHORED, Parsed, WILDCARD, placed};
 
 use super::{Hit, wildcard};
 
@@ -273,15 +273,18 @@ fn key16(arena: &[u8], start: usize, len: usize) -> u128 {
     }
 }
 
+/// The rules `rules.0..rules.1`, whose patterns start at `base`, each as
+/// (its index, its pattern's offset).
+fn numbered(parsed: &Parsed, rules: (u32, u32), base: u32) -> impl Iterator<Item = (u32, u32)> {
+    let group = &parsed.rules[rules.0 as usize..rules.1 as usize];
+    (rules.0..).zip(placed(group, base).map(|(at, _)| at))
+}
+
 impl Index {
     /// The index of one group, whose rules are `rules.0..rules.1` and
     /// whose patterns start at `base` in the arena.
     pub(crate) fn build(parsed: &Parsed, rules: (u32, u32), base: u32) -> Index {
-        let group = &parsed.rules[rules.0 as usize..rules.1 as usize];
-        Index::over(
-            parsed,
-            (rules.0..rules.1).zip(placed(group, base).map(|(at, _)| at)),
-        )
+        Index::over(parsed, numbered(parsed, rules, base))
     }
 
     /// The index of several groups merged (RFC 9309 section 2.2.1): it
@@ -290,8 +293,8 @@ impl Index {
         Index::over(
             parsed,
             groups.iter().flat_map(|&g| {
-                let group: Group = parsed.group(g);
-                (group.rules.0..).zip(group.placed(&parsed.rules).map(|(at, _)| at))
+                let g = parsed.group(g);
+                numbered(parsed, g.rules, g.base)
             }),
         )
     }
