@@ -1331,6 +1331,35 @@ mod tests {
         v
     }
 
+    /// The arena's layout: each group's patterns back to back from its
+    /// base, bases never decreasing, all before the agent values and
+    /// sitemap URLs; a group has its own copies unless it repeats the group
+    /// before.
+    fn check_layout(p: &Parsed) {
+        let groups: Vec<Group> = p.groups().collect();
+        let (mut end, mut len_before) = (0, 0);
+        for (i, g) in groups.iter().enumerate() {
+            let len: u32 = p.rules[g.rules.0 as usize..g.rules.1 as usize]
+                .iter()
+                .map(|r| r.len as u32)
+                .sum();
+            let shared = len > 0 && len == len_before && g.base == groups[i - 1].base;
+            len_before = len;
+            assert!(
+                g.base == end || shared,
+                "group {i}: base {} after {end}",
+                g.base
+            );
+            if !shared {
+                end = g.base + len;
+            }
+        }
+        let text = (0..p.agents().len() as u32)
+            .map(|a| p.agent(a).start)
+            .chain(p.sitemap_spans().iter().map(|s| s[0]));
+        assert!(text.into_iter().all(|t| t >= end));
+    }
+
     fn check_lookup(body: &[u8]) {
         let p = parse(body, &ParseOptions::new());
         let agents: Vec<AgentName> = p.agents().collect();
@@ -1352,31 +1381,7 @@ mod tests {
             _ => None,
         };
         assert_eq!(p.star_one.get(), star_one);
-        // Patterns: each group's back to back from its base, bases never
-        // decreasing, all before the agent values and sitemap URLs; a
-        // group has its own copies unless it repeats the group before.
-        let (mut end, mut len_before) = (0, 0);
-        for (i, g) in groups.iter().enumerate() {
-            let len: u32 = p.rules[g.rules.0 as usize..g.rules.1 as usize]
-                .iter()
-                .map(|r| r.len as u32)
-                .sum();
-            let shared = len > 0 && len == len_before && g.base == groups[i - 1].base;
-            len_before = len;
-            assert!(
-                g.base == end || shared,
-                "group {i}: base {} after {end} in {:?}",
-                g.base,
-                String::from_utf8_lossy(body)
-            );
-            if !shared {
-                end = g.base + len;
-            }
-        }
-        let text = (0..p.agents().len() as u32)
-            .map(|a| p.agent(a).start)
-            .chain(p.sitemap_spans().iter().map(|s| s[0]));
-        assert!(text.into_iter().all(|t| t >= end));
+        check_layout(&p);
         // The index slot in `Parsed` is the one `*` group's, or the merged
         // `*` groups', and no other's.
         for (i, g) in groups.iter().enumerate() {
@@ -1589,6 +1594,7 @@ mod tests {
             }
             let (fast, general) = parsed_both_ways(&body, mk1996);
             proptest::prop_assert_eq!(fast, general);
+            check_layout(&parse(&body, &ParseOptions::new().mk1996(mk1996)));
         }
     }
 
@@ -1637,6 +1643,7 @@ mod tests {
             }
             let (fast, general) = parsed_both_ways(body.as_bytes(), mk1996);
             proptest::prop_assert_eq!(fast, general);
+            check_layout(&parse(body.as_bytes(), &ParseOptions::new().mk1996(mk1996)));
         }
     }
 
