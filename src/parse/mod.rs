@@ -1354,10 +1354,9 @@ mod tests {
                 end = g.base + len;
             }
         }
-        let text = (0..p.agents().len() as u32)
-            .map(|a| p.agent(a).start)
-            .chain(p.sitemap_spans().iter().map(|s| s[0]));
-        assert!(text.into_iter().all(|t| t >= end));
+        let mut text = p.agents().map(|a| a.start);
+        let mut sitemaps = p.sitemap_spans().iter().map(|s| s[0]);
+        assert!(text.all(|t| t >= end) && sitemaps.all(|t| t >= end));
     }
 
     fn check_lookup(body: &[u8]) {
