@@ -1,5 +1,5 @@
 //! keepout against texting_robots in alternating rounds:
-//! `cargo bench --bench ratios` (about 35 s).
+//! `cargo bench --bench ratios` (about 50 s).
 //!
 //! `--bench matching` (criterion) times each library in turn, a minute or
 //! more apart; on a machine shared with other jobs its speed drifts in
@@ -15,6 +15,12 @@
 //! the same files, agent and shuffled (file, URL) list. Environment:
 //! `RATIO_ROUNDS` (default 21) and `RATIO_MS`, milliseconds per library
 //! per round (default 60).
+//!
+//! After the checks, three readings of where a check's time goes, each
+//! against texting_robots on the same input: the URLs alone (through the
+//! handle of a file whose one rule never matches), and the same checks
+//! grouped by file, once and eight times over in a row (every line a
+//! file's checks read then cached, its branches learnt).
 
 mod corpus;
 
@@ -195,6 +201,8 @@ fn main() {
     let pairs = corpus::pairs(&files);
     let robots: Vec<Robots> = files.iter().map(|f| Robots::parse(&f.body)).collect();
     let handles: Vec<keepout::Agent<'_>> = robots.iter().map(|r| r.agent(AGENT)).collect();
+    let lone = Robots::parse(b"User-agent: *\nDisallow: /never-matched\n");
+    let lone = lone.agent(AGENT);
     let texting: Vec<Option<texting_robots::Robot>> = files
         .iter()
         .map(|f| texting_robots::Robot::new(AGENT, &f.body).ok())
@@ -231,8 +239,59 @@ fn main() {
                 }
                 black_box(n);
             }),
+            // What reading the URL costs: the same URLs through the handle
+            // of a file whose one rule never matches.
+            ("keepout, the URL alone", &mut || {
+                let mut n = 0usize;
+                for (_, url) in &pairs {
+                    n += lone.is_allowed(black_box(url)) as usize;
+                }
+                black_box(n);
+            }),
         ],
         ("checks/s", pairs.len() as f64 * 1e9),
     );
+    // The same checks with each file's in a row, once and then eight times
+    // over: how much of a check is cache misses and mispredicted branches
+    // from going host to host (each file's URLs are copied to lie in the
+    // order they are read, as in `corpus::pairs`).
+    let by_file: Vec<(usize, Vec<String>)> = (0..files.len())
+        .map(|f| {
+            let urls = pairs.iter().filter(|p| p.0 == f).map(|p| p.1.clone());
+            (f, urls.collect())
+        })
+        .collect();
+    for (times, label) in [(1, "once"), (8, "eight times over")] {
+        compare(
+            &format!("checks, the same grouped by file, each file's in a row {label}"),
+            rounds,
+            budget,
+            ("texting_robots", &mut || {
+                let mut n = 0usize;
+                for (i, urls) in &by_file {
+                    if let Some(t) = &texting[*i] {
+                        for _ in 0..times {
+                            for url in urls {
+                                n += t.allowed(black_box(url)) as usize;
+                            }
+                        }
+                    }
+                }
+                black_box(n);
+            }),
+            &mut [("keepout handle", &mut || {
+                let mut n = 0usize;
+                for (i, urls) in &by_file {
+                    for _ in 0..times {
+                        for url in urls {
+                            n += handles[*i].is_allowed(black_box(url)) as usize;
+                        }
+                    }
+                }
+                black_box(n);
+            })],
+            ("checks/s", (times * pairs.len()) as f64 * 1e9),
+        );
+    }
     println!("(bench run: {:.0} s)", started.elapsed().as_secs_f64());
 }
