@@ -117,6 +117,26 @@ fn compare(
     }
 }
 
+/// texting_robots's checks of the (file, URL) `list`.
+fn texting_checks(texting: &[Option<texting_robots::Robot>], list: &[(usize, impl AsRef<str>)]) {
+    let mut n = 0usize;
+    for (i, url) in list {
+        if let Some(t) = &texting[*i] {
+            n += t.allowed(black_box(url.as_ref())) as usize;
+        }
+    }
+    black_box(n);
+}
+
+/// keepout's checks of the (file, URL) `list` through each file's handle.
+fn handle_checks(handles: &[keepout::Agent<'_>], list: &[(usize, impl AsRef<str>)]) {
+    let mut n = 0usize;
+    for (i, url) in list {
+        n += handles[*i].is_allowed(black_box(url.as_ref())) as usize;
+    }
+    black_box(n);
+}
+
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
@@ -215,23 +235,9 @@ fn main() {
         ),
         rounds,
         budget,
-        ("texting_robots", &mut || {
-            let mut n = 0usize;
-            for (i, url) in &pairs {
-                if let Some(t) = &texting[*i] {
-                    n += t.allowed(black_box(url)) as usize;
-                }
-            }
-            black_box(n);
-        }),
+        ("texting_robots", &mut || texting_checks(&texting, &pairs)),
         &mut [
-            ("keepout handle", &mut || {
-                let mut n = 0usize;
-                for (i, url) in &pairs {
-                    n += handles[*i].is_allowed(black_box(url)) as usize;
-                }
-                black_box(n);
-            }),
+            ("keepout handle", &mut || handle_checks(&handles, &pairs)),
             ("keepout is_allowed", &mut || {
                 let mut n = 0usize;
                 for (i, url) in &pairs {
@@ -255,42 +261,26 @@ fn main() {
     // over: how much of a check is cache misses and mispredicted branches
     // from going host to host (each file's URLs are copied to lie in the
     // order they are read, as in `corpus::pairs`).
-    let by_file: Vec<(usize, Vec<String>)> = (0..files.len())
+    let by_file: Vec<Vec<String>> = (0..files.len())
         .map(|f| {
-            let urls = pairs.iter().filter(|p| p.0 == f).map(|p| p.1.clone());
-            (f, urls.collect())
+            let urls = pairs.iter().filter(|p| p.0 == f);
+            urls.map(|p| p.1.clone()).collect()
         })
         .collect();
     for (times, label) in [(1, "once"), (8, "eight times over")] {
+        let mut grouped: Vec<(usize, &str)> = Vec::new();
+        for (f, urls) in by_file.iter().enumerate() {
+            for _ in 0..times {
+                grouped.extend(urls.iter().map(|u| (f, u.as_str())));
+            }
+        }
         compare(
             &format!("checks, the same grouped by file, each file's in a row {label}"),
             rounds,
             budget,
-            ("texting_robots", &mut || {
-                let mut n = 0usize;
-                for (i, urls) in &by_file {
-                    if let Some(t) = &texting[*i] {
-                        for _ in 0..times {
-                            for url in urls {
-                                n += t.allowed(black_box(url)) as usize;
-                            }
-                        }
-                    }
-                }
-                black_box(n);
-            }),
-            &mut [("keepout handle", &mut || {
-                let mut n = 0usize;
-                for (i, urls) in &by_file {
-                    for _ in 0..times {
-                        for url in urls {
-                            n += handles[*i].is_allowed(black_box(url)) as usize;
-                        }
-                    }
-                }
-                black_box(n);
-            })],
-            ("checks/s", (times * pairs.len()) as f64 * 1e9),
+            ("texting_robots", &mut || texting_checks(&texting, &grouped)),
+            &mut [("keepout handle", &mut || handle_checks(&handles, &grouped))],
+            ("checks/s", grouped.len() as f64 * 1e9),
         );
     }
     println!("(bench run: {:.0} s)", started.elapsed().as_secs_f64());
