@@ -1,5 +1,5 @@
 //! keepout against texting_robots in alternating rounds:
-//! `cargo bench --bench ratios` (about 50 s).
+//! `cargo bench --bench ratios` (about 55 s).
 //!
 //! `--bench matching` (criterion) times each library in turn, a minute or
 //! more apart; on a machine shared with other jobs its speed drifts in
@@ -20,8 +20,12 @@
 //! against texting_robots on the same input: the URLs alone (through the
 //! handle of a file whose one rule never matches), and the same checks
 //! grouped by file, once and eight times over in a row (every line a
-//! file's checks read then cached, its branches learnt).
+//! file's checks read then cached, its branches learnt). Last, a model
+//! of a design not built, priced against texting_robots the same way: the
+//! floor of an automaton per group that reads the path an octet at a time
+//! (`benches/automaton_model/mod.rs`).
 
+mod automaton_model;
 mod corpus;
 
 use std::hint::black_box;
@@ -283,5 +287,34 @@ fn main() {
             ("checks/s", grouped.len() as f64 * 1e9),
         );
     }
+    // The floor of a byte-at-a-time automaton per group, modelled (see
+    // `automaton_model`): not keepout's matcher.
+    let model = automaton_model::Model::new(&handles, &pairs);
+    let (steps, nodes) = model.sizes();
+    let l1: Vec<u32> = (0..1024u32)
+        .map(|k| k.wrapping_mul(0x9E37_79B1) >> 22)
+        .collect();
+    let (narrow, narrow_files) = model.tables(2);
+    let (wide, wide_files) = model.tables(8);
+    let mib = |t: &[u32]| (t.len() * 4) as f64 / f64::from(1 << 20);
+    compare(
+        &format!(
+            "model of an automaton reading {steps:.1} octets a check ({nodes} trie states), the URL read for real"
+        ),
+        rounds,
+        budget,
+        ("texting_robots", &mut || texting_checks(&texting, &pairs)),
+        &mut [
+            ("tables in L1", &mut || model.pass(&lone, &l1, 1, None)),
+            (
+                &format!("8 B a state, {:.1} MiB", mib(&narrow)),
+                &mut || model.pass(&lone, &narrow, 2, Some(&narrow_files)),
+            ),
+            (&format!("32 B a state, {:.1} MiB", mib(&wide)), &mut || {
+                model.pass(&lone, &wide, 8, Some(&wide_files))
+            }),
+        ],
+        ("checks/s", pairs.len() as f64 * 1e9),
+    );
     println!("(bench run: {:.0} s)", started.elapsed().as_secs_f64());
 }
