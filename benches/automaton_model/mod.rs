@@ -23,12 +23,11 @@ use std::hint::black_box;
 
 use keepout::Agent;
 
-/// The inputs of the model: each check's URL and the steps its
-/// automaton would take, and where its file's states start and how many.
+/// The inputs of the model: each check's file, URL and the steps its
+/// automaton would take, and each file's number of states.
 pub struct Model<'a> {
     checks: Vec<(usize, &'a str, usize)>,
-    /// Per file: its first state and its number of states.
-    files: Vec<(usize, usize)>,
+    states: Vec<usize>,
 }
 
 /// What every URL of the bench starts with.
@@ -49,7 +48,7 @@ impl<'a> Model<'a> {
     /// Steps and trie sizes for `pairs` of (file, URL), all under
     /// `https://example.com`, checked through `handles`.
     pub fn new(handles: &[Agent<'_>], pairs: &'a [(usize, String)]) -> Model<'a> {
-        let files = handles
+        let states = handles
             .iter()
             .map(|h| {
                 let mut nodes = HashSet::new();
@@ -61,11 +60,6 @@ impl<'a> Model<'a> {
                 }
                 nodes.len()
             })
-            .scan(0, |first, states| {
-                let at = *first;
-                *first += states;
-                Some((at, states))
-            })
             .collect();
         let checks = pairs
             .iter()
@@ -75,7 +69,7 @@ impl<'a> Model<'a> {
                     .expect("the bench's URLs are all on example.com")
                     .as_bytes();
                 let mut steps = 0;
-                for g in handles[*i].groups() {
+                'rules: for g in handles[*i].groups() {
                     for r in g.rules() {
                         let (lit, wild) = literal(r.normalized().as_bytes());
                         let shared = lit.iter().zip(path).take_while(|(a, b)| a == b).count();
@@ -85,20 +79,20 @@ impl<'a> Model<'a> {
                             steps.max((shared + 1).min(path.len()))
                         };
                         if steps == path.len() {
-                            break;
+                            break 'rules;
                         }
                     }
                 }
                 (*i, url.as_str(), steps)
             })
             .collect();
-        Model { checks, files }
+        Model { checks, states }
     }
 
     /// The mean number of steps a check, and the trie nodes of all files.
     pub fn sizes(&self) -> (f64, usize) {
         let steps: usize = self.checks.iter().map(|c| c.2).sum();
-        let nodes = self.files.last().map_or(0, |&(at, n)| at + n);
+        let nodes = self.states.iter().sum();
         (steps as f64 / self.checks.len().max(1) as f64, nodes)
     }
 
@@ -106,13 +100,13 @@ impl<'a> Model<'a> {
     /// file, each padded by its longest walk so that none wraps.
     pub fn tables(&self, width: usize) -> (Vec<u32>, Vec<(usize, usize)>) {
         assert!(width.is_power_of_two());
-        let mut longest = vec![0; self.files.len()];
+        let mut longest = vec![0; self.states.len()];
         for &(i, _, steps) in &self.checks {
             longest[i] = longest[i].max(steps);
         }
-        let mut starts = Vec::with_capacity(self.files.len());
+        let mut starts = Vec::with_capacity(self.states.len());
         let mut len = 0;
-        for (&(_, states), longest) in self.files.iter().zip(longest) {
+        for (&states, longest) in self.states.iter().zip(longest) {
             starts.push((len, states.max(1)));
             len += (states.max(1) + longest) * width;
         }
