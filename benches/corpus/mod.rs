@@ -1,5 +1,6 @@
-//! The benchmark inputs, shared by the bench targets and the examples: the
-//! real corpus and the (file, URL) pairs every library is checked on.
+//! The benchmark inputs, shared by the bench targets and by
+//! `tests/alloc.rs` and `tests/peers.rs`: the real corpus and the (file, URL)
+//! pairs every library is checked on.
 
 #![allow(dead_code)]
 
