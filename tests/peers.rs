@@ -51,7 +51,8 @@ enum Why {
     RobotsTxtAlwaysAllowed,
     /// The README's departure: URLs and patterns are compared in
     /// percent-encoded normal form (section 2.2.2), non-ASCII and `%XX`
-    /// alike.
+    /// alike. Counted only when [`decide`], with its own normal form,
+    /// agrees with keepout.
     Normalisation,
     /// The peer keeps a UTF-8 byte order mark as part of the first line.
     ByteOrderMark,
@@ -108,6 +109,53 @@ fn matches(pattern: &str, path: &str) -> bool {
     }
 }
 
+/// An independent percent-encoded normal form (RFC 9309 section 2.2.2,
+/// RFC 3986 section 6.2.2): `%XX` of an unreserved character decoded, every
+/// other escape in upper case, a `%` that starts none encoded, and octets
+/// outside printable ASCII (space, controls, non-ASCII) encoded.
+fn normal(s: &str) -> String {
+    let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16);
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let escape = (b[i] == b'%')
+            .then(|| Some(hex(*b.get(i + 1)?)? * 16 + hex(*b.get(i + 2)?)?))
+            .flatten();
+        let (octet, escaped) = match escape {
+            Some(v) => (v as u8, true),
+            None => (b[i], false),
+        };
+        let unreserved = octet.is_ascii_alphanumeric() || b"-._~".contains(&octet);
+        if (escaped && !unreserved) || octet == b'%' || !octet.is_ascii_graphic() {
+            out.push_str(&format!("%{octet:02X}"));
+        } else {
+            out.push(octet as char);
+        }
+        i += if escaped { 3 } else { 1 };
+    }
+    out
+}
+
+/// Section 2.2.2, independently: is `path` allowed for `agent` by the
+/// groups keepout found for it? The longest matching rule in [`normal`]
+/// form decides, allow winning a tie; no match allows.
+fn decide(robots: &Robots, agent: &str, path: &str) -> bool {
+    let path = normal(path);
+    let mut best: Option<(usize, bool)> = None;
+    for group in robots.agent(agent).groups() {
+        for rule in group.rules() {
+            let pattern = normal(rule.pattern());
+            if !matches(&pattern, &path) {
+                continue;
+            }
+            let hit = (pattern.len(), rule.kind() == RuleKind::Allow);
+            best = best.max(Some(hit));
+        }
+    }
+    best.is_none_or(|(_, allow)| allow)
+}
+
 /// Records the corpus holds inside groups, other than user-agent, allow
 /// and disallow.
 const OTHER_RECORDS: [&str; 7] = [
@@ -153,7 +201,7 @@ fn why(peer: Peer, robots: &Robots, body: &str, agent: &str, url: &str) -> Optio
     let rule = decision.rule();
     let unusual = |s: &str| !s.is_ascii() || s.contains(['%', ' ']);
     if unusual(path) || rule.as_ref().is_some_and(|r| unusual(r.pattern())) {
-        return Some(Why::Normalisation);
+        return (decide(robots, agent, path) == allowed).then_some(Why::Normalisation);
     }
     let agrees = |body: &str| peer.allowed(body, agent, url) == Some(allowed);
     if let Some(rest) = body.strip_prefix('\u{FEFF}')
@@ -263,4 +311,14 @@ fn the_independent_matcher_reads_patterns_as_section_2_2_3_says() {
     assert!(!matches("/*.html$", "/x.html/y"));
     assert!(!matches("/b", "/a"));
     assert!(matches("/a**", "/a"));
+}
+
+#[test]
+fn the_independent_normal_form_is_that_of_section_2_2_2() {
+    assert_eq!(normal("/a%62c"), "/abc");
+    assert_eq!(normal("/%e3%83%84"), "/%E3%83%84");
+    assert_eq!(normal("/ツ"), "/%E3%83%84");
+    assert_eq!(normal("/a b"), "/a%20b");
+    assert_eq!(normal("/%2f%7e%"), "/%2F~%25");
+    assert_eq!(normal("/*.php$"), "/*.php$");
 }
