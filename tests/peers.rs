@@ -5,7 +5,9 @@
 //! peer does not (or one of the departures the README lists).
 //!
 //! A disagreement is explained when the URL or the rule that decided it is
-//! one the README's departures cover, when a peer that is given the same
+//! one the README's departures cover and an independent decision in
+//! percent-encoded normal form (`decide`, below) gives keepout's answer,
+//! when a peer that is given the same
 //! file with one known trap removed agrees with keepout, or when the peer
 //! misses a wildcard rule that an independent matcher (`matches`, below)
 //! says matches. Anything else fails the test, with the checks listed.
