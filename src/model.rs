@@ -305,7 +305,7 @@ impl Section {
 /// The small arrays of a parsed file, as sections of one allocation of
 /// 32-bit words: a file is then four allocations (the `Arc`, the arena, the
 /// rules and this) where it used to be a dozen, which took about a tenth of
-/// the parse's time in the allocator (see benches/README.md, session 21).
+/// the parse's time in the allocator (see benches/HISTORY.md, session 21).
 /// Groups and agents are stored as words and read back by value.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Table {

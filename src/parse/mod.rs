@@ -269,7 +269,7 @@ thread_local! {
 /// thread from one parse to the next, so that they are not allocated,
 /// grown and shrunk for each file: with the table, that took a parse of a
 /// small file from about 16 allocations, 7 reallocations and 16 frees to
-/// 4, 1 and 4 (see benches/README.md, session 21).
+/// 4, 1 and 4 (see benches/HISTORY.md, session 21).
 #[derive(Default)]
 struct Scratch {
     rules: Vec<Rule>,
