@@ -481,6 +481,37 @@ mod tests {
     }
 
     #[test]
+    fn a_zero_stale_limit_gives_up_at_the_first_failure() {
+        use crate::cache::timing_tests::{Answer, fetched};
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let good = Entry::after_fetch(None, fetched(Answer::Rules(600), now, 0), now, &policy());
+        let later = now + Duration::from_secs(3_600);
+        let down = || fetched(Answer::Down(None, true), later, 1);
+        for (after, allowed) in [
+            (AfterStaleLimit::AllowAll, true),
+            (AfterStaleLimit::DisallowAll, false),
+        ] {
+            let zero = Policy {
+                stale_limit: Duration::ZERO,
+                after_stale_limit: after,
+                ..policy()
+            };
+            // No last good copy is served: what the policy says at once.
+            let e = Entry::after_fetch(Some(&good), down(), later, &zero);
+            assert!(matches!(e.state, State::GaveUp { .. }), "{after:?}");
+            let served = e.served_at(later);
+            assert_eq!(served.is_allowed("bot", "https://example.com/p"), allowed);
+            // The default limit serves the copy (`/p` disallowed by it).
+            let e = Entry::after_fetch(Some(&good), down(), later, &policy());
+            assert!(matches!(e.state, State::Stale { .. }));
+            assert!(
+                !e.served_at(later)
+                    .is_allowed("bot", "https://example.com/p")
+            );
+        }
+    }
+
+    #[test]
     fn locally_parsed_values_count_as_answers() {
         let now = SystemTime::UNIX_EPOCH;
         let e = Entry::after_fetch(None, Robots::parse("x"), now, &policy());

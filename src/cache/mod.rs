@@ -678,6 +678,12 @@ impl RobotsCacheBuilder {
     /// origin never reached, disallow all. Then
     /// [`after_stale_limit`](Self::after_stale_limit) applies. The section
     /// names 30 days, the default.
+    ///
+    /// Under the default [`AfterStaleLimit::AllowAll`], a short limit lets
+    /// a brief outage open the whole site (zero allows everything from the
+    /// first failed fetch), where the section allows all only after a long
+    /// time unreachable. To stop serving the last good copy sooner, shorten
+    /// the limit together with [`AfterStaleLimit::DisallowAll`].
     pub fn stale_limit(mut self, limit: Duration) -> Self {
         self.policy.stale_limit = limit;
         self
