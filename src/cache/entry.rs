@@ -487,6 +487,15 @@ mod tests {
         let good = Entry::after_fetch(None, fetched(Answer::Rules(600), now, 0), now, &policy());
         let later = now + Duration::from_secs(3_600);
         let down = || fetched(Answer::Down(None, true), later, 1);
+        // The default limit serves the last good copy (`/p` disallowed by
+        // it)...
+        let e = Entry::after_fetch(Some(&good), down(), later, &policy());
+        assert!(matches!(e.state, State::Stale { .. }));
+        assert!(
+            !e.served_at(later)
+                .is_allowed("bot", "https://example.com/p")
+        );
+        // ...a zero limit serves what the policy says, at once.
         for (after, allowed) in [
             (AfterStaleLimit::AllowAll, true),
             (AfterStaleLimit::DisallowAll, false),
@@ -496,18 +505,10 @@ mod tests {
                 after_stale_limit: after,
                 ..policy()
             };
-            // No last good copy is served: what the policy says at once.
             let e = Entry::after_fetch(Some(&good), down(), later, &zero);
             assert!(matches!(e.state, State::GaveUp { .. }), "{after:?}");
             let served = e.served_at(later);
             assert_eq!(served.is_allowed("bot", "https://example.com/p"), allowed);
-            // The default limit serves the copy (`/p` disallowed by it).
-            let e = Entry::after_fetch(Some(&good), down(), later, &policy());
-            assert!(matches!(e.state, State::Stale { .. }));
-            assert!(
-                !e.served_at(later)
-                    .is_allowed("bot", "https://example.com/p")
-            );
         }
     }
 
