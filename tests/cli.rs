@@ -782,6 +782,43 @@ async fn show_json_shape() {
     );
 }
 
+/// `--rules` lists each group's rules, as written and, in JSON, as matched.
+#[tokio::test]
+async fn show_rules_lists_each_rule() {
+    let body =
+        "User-agent: *\nDisallow: /caf\u{e9}\nallow: /%7Ea/$\n\nUser-agent: a\nUser-agent: b\n";
+    let run = keepout(&["show", "--rules", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        &run.lines()[1..7],
+        [
+            "groups: 2",
+            "  group at line 1: User-agent: *",
+            "    2 rules (1 allow, 1 disallow)",
+            "      line 2: Disallow: /caf\u{e9}",
+            "      line 3: Allow: /%7Ea/$",
+            "  group at line 5: User-agent: a, b",
+        ]
+    );
+    assert_eq!(run.lines()[7], "    0 rules (0 allow, 0 disallow)");
+
+    let run = keepout(&["show", "--json", "--rules", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let groups = &run.json()[0]["groups"];
+    assert_eq!(
+        groups[0]["rule_list"],
+        serde_json::json!([
+            {"line": 2, "kind": "disallow", "pattern": "/caf\u{e9}", "normalized": "/caf%C3%A9"},
+            {"line": 3, "kind": "allow", "pattern": "/%7Ea/$", "normalized": "/~a/$"},
+        ])
+    );
+    assert_eq!(groups[1]["rule_list"], serde_json::json!([]));
+
+    // Without `--rules`, the counts alone, as before.
+    let run = keepout(&["show", "--json", "-"], body).await;
+    assert_eq!(run.json()[0]["groups"][0].get("rule_list"), None);
+}
+
 #[tokio::test]
 async fn show_fetched_after_a_redirect() {
     let server = MockServer::start().await;

@@ -36,6 +36,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// List each group's rules (line, kind, pattern as written), not only
+    /// how many there are.
+    #[arg(long)]
+    rules: bool,
+
     #[command(flatten)]
     fetch: FetchArgs,
 
@@ -86,13 +91,14 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, l) in loaded.iter().enumerate() {
         if args.json {
-            serde_json::to_writer(&mut out, &ShowJson::new(l)).map_err(std::io::Error::from)?;
+            serde_json::to_writer(&mut out, &ShowJson::new(l, args.rules))
+                .map_err(std::io::Error::from)?;
             writeln!(out)?;
         } else {
             if i > 0 {
                 writeln!(out)?;
             }
-            text(&mut out, l)?;
+            text(&mut out, l, args.rules)?;
         }
     }
     out.flush()?;
@@ -147,7 +153,7 @@ fn lints(l: &Loaded) -> Vec<Lint> {
     lints
 }
 
-fn text(out: &mut impl Write, l: &Loaded) -> std::io::Result<()> {
+fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
     let robots = &l.robots;
     match (&l.file, robots.fetch_outcome()) {
         (Some(file), _) => writeln!(out, "{}: local file, {}", file.path, file.size())?,
@@ -187,6 +193,11 @@ fn text(out: &mut impl Write, l: &Loaded) -> std::io::Result<()> {
             details.push_str(&format!(", request-rate {r}"));
         }
         writeln!(out, "    {details}")?;
+        if rules {
+            for r in g.rules() {
+                writeln!(out, "      line {}: {}", r.line(), clean(&r.to_string()))?;
+            }
+        }
     }
     writeln!(out, "sitemaps: {}", robots.sitemaps().len())?;
     for s in robots.sitemaps() {
@@ -240,6 +251,19 @@ struct GroupJson<'a> {
     disallow: usize,
     crawl_delay_secs: Option<f64>,
     request_rate: Option<RateJson>,
+    /// With `--rules` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_list: Option<Vec<RuleJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct RuleJson<'a> {
+    line: u32,
+    kind: &'static str,
+    /// As written (bytes that are not UTF-8 as U+FFFD).
+    pattern: &'a str,
+    /// As matched: RFC 9309 section 2.2.2's normal form.
+    normalized: &'a str,
 }
 
 #[derive(Serialize)]
@@ -257,7 +281,7 @@ struct RecordJson<'a> {
 }
 
 impl<'a> ShowJson<'a> {
-    fn new(l: &'a Loaded) -> ShowJson<'a> {
+    fn new(l: &'a Loaded, rules: bool) -> ShowJson<'a> {
         let robots = &l.robots;
         ShowJson {
             source: l.source(),
@@ -275,6 +299,19 @@ impl<'a> ShowJson<'a> {
                         disallow: g.rules().len() - allow,
                         crawl_delay_secs: g.crawl_delay().map(|d| d.as_secs_f64()),
                         request_rate: g.request_rate().map(RateJson::new),
+                        rule_list: rules.then(|| {
+                            g.rules()
+                                .map(|r| RuleJson {
+                                    line: r.line(),
+                                    kind: match r.kind() {
+                                        RuleKind::Allow => "allow",
+                                        RuleKind::Disallow => "disallow",
+                                    },
+                                    pattern: r.pattern(),
+                                    normalized: r.normalized(),
+                                })
+                                .collect()
+                        }),
                     }
                 })
                 .collect(),
