@@ -11,8 +11,8 @@ pub(crate) const MAX_FRESHNESS: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// When a response received at `now` with `headers` should be fetched again.
 ///
-/// `Cache-Control: no-store`, `no-cache` and `max-age=0` mean "re-fetch next
-/// time" (`now`). Otherwise `max-age` wins over `Expires` (measured from the
+/// `Cache-Control: no-store`, `no-cache` (unqualified) and `max-age=0` mean
+/// "re-fetch next time" (`now`). Otherwise `max-age` wins over `Expires` (measured from the
 /// response's `Date` when present, to cancel clock skew); `Age` is subtracted.
 /// The result is never later than `now + 24 h`; with no caching headers it is
 /// exactly that.
@@ -64,12 +64,12 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
     for value in headers.get_all(CACHE_CONTROL) {
         // A header that is not visible ASCII says nothing we can use.
         let Ok(value) = value.to_str() else { continue };
-        for directive in value.split(',') {
-            let (name, arg) = match directive.split_once('=') {
-                Some((name, arg)) => (name.trim(), Some(arg.trim().trim_matches('"'))),
-                None => (directive.trim(), None),
-            };
-            if name.eq_ignore_ascii_case("no-store") || name.eq_ignore_ascii_case("no-cache") {
+        for (name, arg) in directives(value) {
+            // A qualified `no-cache="Set-Cookie"` forbids reusing only the
+            // fields it names, not the body (RFC 9111 section 5.2.2.4).
+            if name.eq_ignore_ascii_case("no-store")
+                || (name.eq_ignore_ascii_case("no-cache") && arg.is_none())
+            {
                 return Duration::ZERO;
             }
             if name.eq_ignore_ascii_case("max-age") {
@@ -100,6 +100,50 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
         .and_then(|v| delta_seconds(v.trim()))
         .map_or(Duration::ZERO, Duration::from_secs);
     lifetime.saturating_sub(age)
+}
+
+/// The directives of a `Cache-Control` value (RFC 9111 section 5.2): each
+/// name, and its argument with any quotes taken off. Commas within a quoted
+/// argument (RFC 9110 section 5.6.4, `private="a, b"`) do not end it.
+fn directives(value: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
+    let mut rest = value;
+    std::iter::from_fn(move || {
+        loop {
+            if rest.is_empty() {
+                return None;
+            }
+            let (mut quoted, mut escaped) = (false, false);
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        _ if escaped => escaped = false,
+                        '\\' if quoted => escaped = true,
+                        '"' => quoted = !quoted,
+                        ',' if !quoted => return true,
+                        _ => {}
+                    }
+                    false
+                })
+                .map_or(rest.len(), |(i, _)| i);
+            let directive = &rest[..end];
+            rest = rest.get(end + 1..).unwrap_or("");
+            let (name, arg) = match directive.split_once('=') {
+                Some((name, arg)) => {
+                    let arg = arg.trim();
+                    let unquoted = arg
+                        .strip_prefix('"')
+                        .and_then(|a| a.strip_suffix('"'))
+                        .unwrap_or(arg);
+                    (name.trim(), Some(unquoted))
+                }
+                None => (directive.trim(), None),
+            };
+            if !name.is_empty() {
+                return Some((name, arg));
+            }
+        }
+    })
 }
 
 /// A `delta-seconds` value (RFC 9111 section 1.2.2): digits only; one too
@@ -194,6 +238,42 @@ mod tests {
                 ("cache-control", "No-Store")
             ]),
             Duration::ZERO
+        );
+    }
+
+    #[test]
+    fn quoted_arguments_keep_their_commas() {
+        assert_eq!(
+            ttl(&[("cache-control", "private=\"a, max-age=5\", max-age=3600")]),
+            Duration::from_secs(3600)
+        );
+        assert_eq!(
+            ttl(&[("cache-control", "community=\"x\\\", max-age=5\",max-age=60")]),
+            Duration::from_secs(60)
+        );
+        // Qualified no-cache names fields not to reuse; the body may be.
+        assert_eq!(
+            ttl(&[(
+                "cache-control",
+                "no-cache=\"Set-Cookie, Vary\", max-age=3600"
+            )]),
+            Duration::from_secs(3600)
+        );
+        assert_eq!(ttl(&[("cache-control", ",, no-cache ,")]), Duration::ZERO);
+        // An unterminated quote runs to the end of the value.
+        assert_eq!(
+            ttl(&[("cache-control", "max-age=60, x=\"no-store, max-age=1")]),
+            Duration::from_secs(60)
+        );
+        let all: Vec<_> = directives("a, b=1 , c=\"x,y\",d=\"\", =e").collect();
+        assert_eq!(
+            all,
+            [
+                ("a", None),
+                ("b", Some("1")),
+                ("c", Some("x,y")),
+                ("d", Some(""))
+            ]
         );
     }
 
