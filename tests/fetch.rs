@@ -627,6 +627,94 @@ async fn undecodable_bodies_are_unreachable() {
     }
 }
 
+/// A body with no octets is an empty file (no rules: allow all), whatever
+/// coding its header names: it is not coded data cut short. (Until session
+/// 32, an empty 200 or a 204 labelled `gzip` or `br` was unreachable:
+/// disallow all.)
+#[tokio::test]
+async fn empty_bodies_are_empty_files_whatever_their_coding() {
+    for (status, coding) in [
+        (200, "gzip"),
+        (200, "br"),
+        (200, "deflate"),
+        (204, "gzip"),
+        (204, "br"),
+    ] {
+        let server =
+            serve(ResponseTemplate::new(status).insert_header("content-encoding", coding)).await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{status} {coding}");
+        assert_eq!(outcome.body_bytes(), 0);
+        assert!(!outcome.truncated_at_cap());
+        assert!(robots.is_allowed(AGENT, &format!("{}/private/x", server.uri())));
+    }
+}
+
+/// What follows a complete coded stream (a line end, zero padding: some
+/// servers append them) is ignored, as browsers and reqwest's own decoder
+/// do; another gzip member is still read. (Until session 32 these were
+/// unreachable: disallow all.)
+#[tokio::test]
+async fn bytes_after_the_coded_data_are_ignored() {
+    let gzip = encoded("gzip");
+    let two_members = [gzip.clone(), encoded("gzip")].concat();
+    for (coding, body, bytes) in [
+        ("gzip", [gzip.clone(), b"\n".to_vec()].concat(), RULES.len()),
+        (
+            "gzip",
+            [gzip.clone(), b"\r\n".to_vec()].concat(),
+            RULES.len(),
+        ),
+        ("gzip", [gzip.clone(), vec![0; 100]].concat(), RULES.len()),
+        (
+            "gzip",
+            [two_members, b"\n".to_vec()].concat(),
+            2 * RULES.len(),
+        ),
+        (
+            "deflate",
+            [encoded("deflate"), b"\n".to_vec()].concat(),
+            RULES.len(),
+        ),
+        (
+            "deflate",
+            [encoded("raw-deflate"), b"\n\n".to_vec()].concat(),
+            RULES.len(),
+        ),
+        ("br", [encoded("br"), b"\n".to_vec()].concat(), RULES.len()),
+    ] {
+        let server = serve(
+            ResponseTemplate::new(200)
+                .set_body_raw(body, "text/plain")
+                .insert_header("content-encoding", coding),
+        )
+        .await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{coding}");
+        assert_eq!(outcome.body_bytes(), bytes, "{coding}");
+        assert!(!outcome.truncated_at_cap());
+        assert_rules(&robots, &server.uri());
+    }
+
+    // A second member that starts as gzip does but is not is still an
+    // error: only what cannot begin a member is taken as padding.
+    let server = serve(
+        ResponseTemplate::new(200)
+            .set_body_raw([gzip, vec![0x1F, 0x00, 0, 0]].concat(), "text/plain")
+            .insert_header("content-encoding", "gzip"),
+    )
+    .await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    match robots.fetch_outcome().unwrap().result() {
+        FetchResult::Unreachable(UnreachableReason::Body(text)) => {
+            assert!(text.contains("gzip data"), "{text}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 /// A 2 MiB body whose byte 512,000 (the default cap) falls inside a line
 /// that, cut there, would read `Disallow: /`.
 fn oversized_body(cap: usize) -> String {

@@ -9,6 +9,12 @@
 //! until the timeout.) Coding names are matched as RFC 9110
 //! says, case-insensitively, with `x-gzip` for `gzip`; `deflate` is the
 //! zlib format, or raw deflate as some servers send it.
+//!
+//! A body with no octets is empty whatever its coding (a 204, or a 200 with
+//! `Content-Length: 0`). Octets after the end of the coded data, which
+//! some servers append (a line end, zero padding), are neither decoded nor
+//! read: the body ends with the data, as it does in browsers and in the
+//! HTTP client's own decoder.
 
 use std::io::{self, Write};
 
@@ -113,10 +119,91 @@ impl Write for Sink {
     }
 }
 
+impl Sink {
+    /// An empty stand-in, while a decoder's sink moves to the next decoder.
+    fn placeholder() -> Sink {
+        Sink {
+            bytes: Vec::new(),
+            cap: 0,
+            full: false,
+        }
+    }
+}
+
+/// Whether a coded stream goes on after the input written so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fed {
+    /// It may: read on.
+    More,
+    /// It ended within the input, and nothing after its end is data: the
+    /// body is complete.
+    Ended,
+}
+
+/// Gzip data: one or more members, one after another (RFC 1952 section
+/// 2.2).
+enum Gzip {
+    /// Inside a member.
+    Member(Box<flate2::write::GzDecoder<Sink>>),
+    /// After a complete member: another follows only if the next octet
+    /// starts one (ID1, 0x1F); anything else is what some servers append (a
+    /// line end, zero padding) and is ignored, as browsers and the HTTP
+    /// client's own decoder do.
+    Between(Sink),
+}
+
+impl Gzip {
+    fn sink(&mut self) -> &mut Sink {
+        match self {
+            Gzip::Member(d) => d.get_mut(),
+            Gzip::Between(sink) => sink,
+        }
+    }
+
+    /// Decodes `input`, member after member. A loop, not recursion: a body
+    /// may hold tens of thousands of empty members.
+    fn write(&mut self, mut input: &[u8]) -> io::Result<Fed> {
+        while let Some(&first) = input.first() {
+            match self {
+                Gzip::Member(d) => {
+                    let n = d.write(input)?;
+                    if n == 0 {
+                        // The member is complete (the decoder takes nothing
+                        // after its trailer): check its CRC and length.
+                        d.try_finish()?;
+                        *self = Gzip::Between(std::mem::replace(d.get_mut(), Sink::placeholder()));
+                    }
+                    input = &input[n..];
+                }
+                Gzip::Between(sink) if first == 0x1F => {
+                    let sink = std::mem::replace(sink, Sink::placeholder());
+                    *self = Gzip::Member(Box::new(flate2::write::GzDecoder::new(sink)));
+                }
+                Gzip::Between(_) => return Ok(Fed::Ended),
+            }
+        }
+        Ok(Fed::More)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Gzip::Member(d) => d.flush(),
+            Gzip::Between(_) => Ok(()),
+        }
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        match self {
+            Gzip::Member(d) => d.try_finish(),
+            Gzip::Between(_) => Ok(()),
+        }
+    }
+}
+
 /// A streaming decoder into a [`Sink`].
 enum Decoder {
     Identity(Sink),
-    Gzip(flate2::write::MultiGzDecoder<Sink>),
+    Gzip(Gzip),
     /// `deflate` before its first two octets, which tell zlib from raw
     /// deflate, have arrived.
     DeflateStart(Sink, Vec<u8>),
@@ -129,7 +216,9 @@ impl Decoder {
     fn new(coding: Coding, sink: Sink) -> Decoder {
         match coding {
             Coding::Identity => Decoder::Identity(sink),
-            Coding::Gzip => Decoder::Gzip(flate2::write::MultiGzDecoder::new(sink)),
+            Coding::Gzip => {
+                Decoder::Gzip(Gzip::Member(Box::new(flate2::write::GzDecoder::new(sink))))
+            }
             Coding::Deflate => Decoder::DeflateStart(sink, Vec::new()),
             Coding::Brotli => {
                 Decoder::Brotli(Box::new(brotli::DecompressorWriter::new(sink, 4096)))
@@ -140,25 +229,35 @@ impl Decoder {
     fn sink(&mut self) -> &mut Sink {
         match self {
             Decoder::Identity(sink) | Decoder::DeflateStart(sink, _) => sink,
-            Decoder::Gzip(d) => d.get_mut(),
+            Decoder::Gzip(g) => g.sink(),
             Decoder::Zlib(d) => d.get_mut(),
             Decoder::RawDeflate(d) => d.get_mut(),
             Decoder::Brotli(d) => d.get_mut(),
         }
     }
 
-    /// Decodes `input` into the sink, as far as it has room.
-    fn write(&mut self, input: &[u8]) -> io::Result<()> {
+    /// Decodes `input` into the sink, as far as it has room. A decoder
+    /// takes none of its input (`Ok(0)`) once its stream has ended: zlib,
+    /// raw deflate and brotli data then end there, whatever follows
+    /// (checked complete by `try_finish`), and a gzip member gives way to
+    /// the next, if any ([`Gzip::write`]).
+    fn write(&mut self, input: &[u8]) -> io::Result<Fed> {
         match self {
-            Decoder::Identity(sink) => sink.write_all(input),
-            Decoder::Gzip(d) => d.write_all(input),
-            Decoder::Zlib(d) => d.write_all(input),
-            Decoder::RawDeflate(d) => d.write_all(input),
-            Decoder::Brotli(d) => d.write_all(input),
+            Decoder::Identity(sink) => sink.write_all(input).map(|()| Fed::More),
+            Decoder::Zlib(d) => match feed(d, input)? {
+                Fed::Ended => d.try_finish().map(|()| Fed::Ended),
+                Fed::More => Ok(Fed::More),
+            },
+            Decoder::RawDeflate(d) => match feed(d, input)? {
+                Fed::Ended => d.try_finish().map(|()| Fed::Ended),
+                Fed::More => Ok(Fed::More),
+            },
+            Decoder::Brotli(d) => feed(d, input),
+            Decoder::Gzip(g) => g.write(input),
             Decoder::DeflateStart(sink, head) => {
                 head.extend_from_slice(input);
                 if head.len() < 2 {
-                    return Ok(());
+                    return Ok(Fed::More);
                 }
                 // RFC 1950 section 2.2: a zlib stream starts with a CMF
                 // octet of method 8 and a check making CMF·256 + FLG a
@@ -166,14 +265,7 @@ impl Decoder {
                 let (cmf, flg) = (head[0], head[1]);
                 let zlib = cmf & 0x0F == 8 && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0;
                 let head = std::mem::take(head);
-                let sink = std::mem::replace(
-                    sink,
-                    Sink {
-                        bytes: Vec::new(),
-                        cap: 0,
-                        full: false,
-                    },
-                );
+                let sink = std::mem::replace(sink, Sink::placeholder());
                 *self = if zlib {
                     Decoder::Zlib(flate2::write::ZlibDecoder::new(sink))
                 } else {
@@ -188,7 +280,7 @@ impl Decoder {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Decoder::Identity(_) | Decoder::DeflateStart(..) => Ok(()),
-            Decoder::Gzip(d) => d.flush(),
+            Decoder::Gzip(g) => g.flush(),
             Decoder::Zlib(d) => d.flush(),
             Decoder::RawDeflate(d) => d.flush(),
             Decoder::Brotli(d) => d.flush(),
@@ -201,12 +293,24 @@ impl Decoder {
             Decoder::Identity(_) => Ok(()),
             Decoder::DeflateStart(_, head) if head.is_empty() => Ok(()),
             Decoder::DeflateStart(..) => Err(io::Error::other("deflate data cut short")),
-            Decoder::Gzip(d) => d.try_finish(),
+            Decoder::Gzip(g) => g.finish(),
             Decoder::Zlib(d) => d.try_finish(),
             Decoder::RawDeflate(d) => d.try_finish(),
             Decoder::Brotli(d) => d.close(),
         }
     }
+}
+
+/// Writes `input` to a decoder until it is all taken, or the decoder takes
+/// none: its stream has ended, and the rest follows the end.
+fn feed(decoder: &mut impl Write, mut input: &[u8]) -> io::Result<Fed> {
+    while !input.is_empty() {
+        match decoder.write(input)? {
+            0 => return Ok(Fed::Ended),
+            n => input = &input[n..],
+        }
+    }
+    Ok(Fed::More)
 }
 
 /// Reads at most `cap` octets of `response`'s body, decoding its content
@@ -243,6 +347,9 @@ pub(crate) async fn read_capped(
     let truncated = loop {
         let chunk = match response.chunk().await {
             Ok(Some(chunk)) => chunk,
+            // No body at all, whatever its `Content-Encoding` says (a
+            // 204, say): no rules, not data cut short.
+            Ok(None) if received == 0 => break false,
             Ok(None) => match decoder.finish() {
                 Ok(()) => break false,
                 // The end of the stream brought output past the cap.
@@ -259,11 +366,12 @@ pub(crate) async fn read_capped(
         // Never more than `cap` octets as sent.
         let take = chunk.len().min(cap - received);
         received += take;
-        if let Err(error) = decoder.write(&chunk[..take]) {
-            if decoder.sink().full {
-                break true;
-            }
-            return Err(failed(error));
+        match decoder.write(&chunk[..take]) {
+            // What follows the coded data is not read.
+            Ok(Fed::Ended) => break false,
+            Ok(Fed::More) => {}
+            Err(_) if decoder.sink().full => break true,
+            Err(error) => return Err(failed(error)),
         }
         if decoder.sink().full || take < chunk.len() {
             break true;
@@ -294,6 +402,105 @@ pub(crate) fn drop_partial_line(body: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// Writes `chunks` as a read would, then finishes: the text, and
+    /// whether the stream ended before the last chunk was all taken.
+    fn decode(coding: Coding, chunks: &[&[u8]]) -> io::Result<(Vec<u8>, Fed)> {
+        let sink = Sink {
+            bytes: Vec::new(),
+            cap: 1 << 20,
+            full: false,
+        };
+        let mut decoder = Decoder::new(coding, sink);
+        for chunk in chunks {
+            if decoder.write(chunk)? == Fed::Ended {
+                return Ok((std::mem::take(&mut decoder.sink().bytes), Fed::Ended));
+            }
+        }
+        decoder.finish()?;
+        Ok((std::mem::take(&mut decoder.sink().bytes), Fed::More))
+    }
+
+    /// Where gzip members and what follows them fall across chunks.
+    #[test]
+    fn gzip_members_and_padding_across_chunk_boundaries() {
+        let (a, b) = (gzip(b"Disallow: /a\n"), gzip(b"Disallow: /b\n"));
+        let both = b"Disallow: /a\nDisallow: /b\n".to_vec();
+        // A member ending with a chunk, padding in the next.
+        assert_eq!(
+            decode(Coding::Gzip, &[&a, b"\n"]).unwrap(),
+            (b"Disallow: /a\n".to_vec(), Fed::Ended)
+        );
+        // The next member's magic split across chunks.
+        assert_eq!(
+            decode(Coding::Gzip, &[&a, &b[..1], &b[1..]]).unwrap(),
+            (both.clone(), Fed::More)
+        );
+        // Both members, and padding, in one chunk.
+        let all = [a.clone(), b.clone(), vec![0; 3]].concat();
+        assert_eq!(decode(Coding::Gzip, &[&all]).unwrap(), (both, Fed::Ended));
+        // The trailer cut short is an error, however the chunks fall.
+        let cut = &a[..a.len() - 3];
+        assert!(decode(Coding::Gzip, &[cut]).is_err());
+        assert!(decode(Coding::Gzip, &[&a[..10], &a[10..a.len() - 1]]).is_err());
+        // A CRC that does not match the text is an error, not an end.
+        let mut bad = a.clone();
+        let n = bad.len();
+        bad[n - 8] ^= 1;
+        assert!(decode(Coding::Gzip, &[&bad, b"\n"]).is_err());
+    }
+
+    /// A body of nothing but empty gzip members, as many as fit in the cap,
+    /// in one chunk: decoded in a loop, without deep recursion.
+    #[test]
+    fn many_empty_gzip_members() {
+        let empty = gzip(b"");
+        let body: Vec<u8> = empty
+            .iter()
+            .copied()
+            .cycle()
+            .take(512_000 / empty.len() * empty.len())
+            .collect();
+        assert_eq!(
+            decode(Coding::Gzip, &[&body]).unwrap(),
+            (Vec::new(), Fed::More)
+        );
+    }
+
+    /// Once zlib, raw deflate or brotli data ends, nothing after it is read.
+    #[test]
+    fn other_codings_end_at_their_stream_end() {
+        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        zlib.write_all(b"Disallow: /z\n").unwrap();
+        let zlib = zlib.finish().unwrap();
+        let mut br = Vec::new();
+        {
+            let mut e = brotli::CompressorWriter::new(&mut br, 4096, 5, 22);
+            e.write_all(b"Disallow: /b\n").unwrap();
+        }
+        for (coding, data, text) in [
+            (Coding::Deflate, &zlib, &b"Disallow: /z\n"[..]),
+            (Coding::Brotli, &br, &b"Disallow: /b\n"[..]),
+        ] {
+            let padded = [data.clone(), b"\ngarbage".to_vec()].concat();
+            assert_eq!(
+                decode(coding, &[&padded]).unwrap(),
+                (text.to_vec(), Fed::Ended)
+            );
+            assert_eq!(
+                decode(coding, &[data, b"\n"]).unwrap(),
+                (text.to_vec(), Fed::Ended)
+            );
+            assert_eq!(decode(coding, &[data]).unwrap(), (text.to_vec(), Fed::More));
+            assert!(decode(coding, &[&data[..data.len() - 2]]).is_err());
+        }
+    }
 
     #[test]
     fn partial_line_is_dropped() {

@@ -7,7 +7,9 @@
 //! path, query and fragment dropped) with `Accept: text/plain`, accepting
 //! gzip, deflate and brotli, which the fetcher decodes itself (coding names
 //! in any case, `x-gzip`, and raw deflate too); a body in another coding,
-//! or one that does not decode, is unreachable.
+//! or one that does not decode, is unreachable. An empty body is an empty
+//! file whatever its coding, and octets after the end of the coded data
+//! (a line end, zero padding) are ignored.
 //!
 //! Fetching only fails for input that can have no robots.txt (not a URL, not
 //! http/https, no host). Whatever the server or network does, the result is a
