@@ -56,7 +56,9 @@ pub struct Robots {
 impl Robots {
     /// Parses robots.txt bytes per RFC 9309. Never fails and never panics,
     /// whatever the bytes: lines it cannot read are skipped and reported in
-    /// [`warnings`](Robots::warnings).
+    /// [`warnings`](Robots::warnings). A body in UTF-16 is transcoded
+    /// first, known by its byte order mark or, without one, by its every
+    /// other octet being zero.
     ///
     /// For other options (MK1996 literal matching) see [`ParseOptions`].
     pub fn parse(body: impl AsRef<[u8]>) -> Robots {

@@ -485,6 +485,30 @@ async fn utf16_body_with_bom_is_transcoded() {
     assert_rules(&robots, &server.uri());
 }
 
+/// Without a BOM or a label: known by its shape (see `tests/leniency.rs`).
+#[tokio::test]
+async fn utf16_body_without_bom_or_label_is_transcoded() {
+    for big_endian in [false, true] {
+        let body: Vec<u8> = RULES
+            .encode_utf16()
+            .flat_map(|u| {
+                if big_endian {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect();
+        for content_type in ["text/plain", "text/plain; charset=utf-8"] {
+            let server =
+                serve(ResponseTemplate::new(200).set_body_raw(body.clone(), content_type)).await;
+            let robots = fetcher().fetch(server.uri()).await.unwrap();
+            assert_eq!(result(&robots), &FetchResult::Fetched);
+            assert_rules(&robots, &server.uri());
+        }
+    }
+}
+
 #[tokio::test]
 async fn utf8_bom_is_skipped() {
     let body = format!("\u{FEFF}{RULES}");

@@ -55,6 +55,37 @@ fn utf16_with_byte_order_mark_is_transcoded() {
     assert!(blocks(&be, "bot", "/private"));
 }
 
+/// Without a BOM, a UTF-16 body is known by its every other octet being
+/// zero; text that is not shaped so is read as bytes, as before.
+#[test]
+fn utf16_without_byte_order_mark_is_transcoded() {
+    let text = "# caf\u{e9}\nUser-agent: *\r\nDisallow: /private\r\nDisallow: /caf\u{e9}\n";
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for body in [&le, &be] {
+        assert!(blocks(body, "bot", "/private"));
+        assert!(blocks(body, "bot", "/caf%C3%A9"));
+        let robots = Robots::parse(body);
+        let rule = robots.groups().next().unwrap().rules().nth(1).unwrap();
+        assert_eq!(
+            (rule.line(), rule.to_string()),
+            (4, "Disallow: /caf\u{e9}".into())
+        );
+    }
+    // Cut after an odd number of octets: the last half character is U+FFFD.
+    assert!(blocks(&le[..le.len() - 1], "bot", "/private"));
+
+    // Not UTF-16: NUL bytes, but not every other octet.
+    for body in [
+        &b"D\0i\0sallow: /x\nUser-agent: *\nDisallow: /private\n"[..],
+        b"\0\0\0\0User-agent: *\nDisallow: /private\n",
+        b"a\0",
+        b"\0a\0",
+    ] {
+        assert_eq!(Robots::parse(body).body_len(), body.len(), "{body:?}");
+    }
+}
+
 #[test]
 fn every_line_ending_works() {
     for eol in ["\n", "\r\n", "\r"] {

@@ -4,7 +4,8 @@
 //! Latin-1, Windows-1252 or UTF-16 files and say so in `Content-Type`. A BOM
 //! decides first (UTF-16 LE/BE, or UTF-8, which the parser skips); then the
 //! `charset` parameter, unless the body shows it wrong ([`fit`]); otherwise
-//! the bytes are taken as UTF-8.
+//! the bytes go to the parser as they are, which reads them as UTF-8, or
+//! as UTF-16 if every other octet is zero (`parse::utf16_by_shape`).
 
 use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 use http::HeaderValue;

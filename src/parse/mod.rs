@@ -233,20 +233,44 @@ impl ParseOptions {
 /// Parses a body with the given options.
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
     // A UTF-16 body (two corpus files are) is recognised by its byte order
-    // mark and transcoded first; everything else is read as bytes.
+    // mark, or without one by its shape, and transcoded first; everything
+    // else is read as bytes.
     // Arena offsets are 32-bit and a line's value can grow 3x when stored
     // (percent-encoding, U+FFFD for bad UTF-8), so only the first
     // `MAX_BODY_LEN` octets are read, transcoded or not.
     let cap = |text: &[u8]| text.len().min(MAX_BODY_LEN);
-    if let Some((enc, _)) = encoding_rs::Encoding::for_bom(body)
-        && enc != encoding_rs::UTF_8
-    {
+    let utf16 = match encoding_rs::Encoding::for_bom(body) {
+        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
+        None => utf16_by_shape(body),
+    };
+    if let Some(enc) = utf16 {
         let body = &body[..cap(body)];
         let (text, _) = enc.decode_with_bom_removal(body);
         let text = text.as_bytes();
         return parse_with_scratch(&text[..cap(text)], options);
     }
     parse_with_scratch(&body[..cap(body)], options)
+}
+
+/// The byte order of a UTF-16 body without a byte order mark, told by its
+/// shape: a robots.txt is nearly all ASCII, so in UTF-16 every other octet
+/// is zero. The first two characters must be ASCII (`U\0s\0`, or `\0U\0s`
+/// big-endian), and three in four of the first 256 must have a zero high
+/// octet and a non-zero low one. No text a robots.txt holds has that
+/// shape in UTF-8 (it would be a NUL every other character), and the test
+/// costs one comparison unless the body's first or second octet is zero.
+fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let (encoding, low, high) = match *body {
+        [a, 0, b, 0, ..] if a != 0 && b != 0 => (encoding_rs::UTF_16LE, 0, 1),
+        [0, a, 0, b, ..] if a != 0 && b != 0 => (encoding_rs::UTF_16BE, 1, 0),
+        _ => return None,
+    };
+    let head = body[..body.len().min(512)].chunks_exact(2);
+    let units = head.len();
+    let narrow = head
+        .filter(|unit| unit[low] != 0 && unit[high] == 0)
+        .count();
+    (narrow * 4 >= units * 3).then_some(encoding)
 }
 
 /// Parses `body` in this thread's [`Scratch`] arrays.
