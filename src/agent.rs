@@ -59,7 +59,19 @@ pub enum AgentMatch {
 
 /// The groups that apply to `agent`, a product token or a whole User-Agent
 /// header value (its leading product token is used), and how they were found.
+#[inline]
 pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMatch) {
+    let (groups, _, how) = select_names(parsed, agent);
+    (groups, how)
+}
+
+/// [`select`], and for named groups the user-agent value in each that names
+/// the crawler (its first there), as `Parsed::agent` numbers them; none for
+/// the `*` groups (see [`matched_agents`]).
+pub(crate) fn select_names<'a>(
+    parsed: &'a Parsed,
+    agent: &str,
+) -> (&'a [u32], &'a [u32], AgentMatch) {
     // Many files name no crawler at all: then the `*` groups apply to every
     // crawler, and its name need not be read.
     if parsed.lookup_keys().is_empty() {
@@ -88,20 +100,43 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
                 token_at(first + i).eq_ignore_ascii_case(token)
             });
         if first < end {
-            return (&parsed.lookup_groups()[first..end], AgentMatch::Named);
+            // One entry a group, its first value naming the token (see
+            // `Parsed::lookup`).
+            return (
+                &parsed.lookup_groups()[first..end],
+                &parsed.lookup()[first..end],
+                AgentMatch::Named,
+            );
         }
     }
     star(parsed)
 }
 
 /// The `*` groups, which apply when none names the crawler.
-fn star(parsed: &Parsed) -> (&[u32], AgentMatch) {
+fn star(parsed: &Parsed) -> (&[u32], &[u32], AgentMatch) {
     let star = parsed.star_groups();
     if star.is_empty() {
-        (&[], AgentMatch::None)
+        (&[], &[], AgentMatch::None)
     } else {
-        (star, AgentMatch::Star)
+        (star, &[], AgentMatch::Star)
     }
+}
+
+/// Each of `groups` with the user-agent value through which it applies:
+/// `names` (from [`select_names`]) for named groups, else the group's
+/// first `*`.
+pub(crate) fn matched_agents<'a>(
+    parsed: &'a Parsed,
+    groups: &'a [u32],
+    names: &'a [u32],
+) -> impl Iterator<Item = (u32, u32)> + 'a {
+    groups.iter().enumerate().map(move |(i, &group)| {
+        let agent = names.get(i).copied().unwrap_or_else(|| {
+            let (a, b) = parsed.group(group).agents;
+            (a..b).find(|&a| parsed.agent(a).star).unwrap_or(a)
+        });
+        (group, agent)
+    })
 }
 
 #[cfg(test)]

@@ -65,7 +65,17 @@ pub enum WarningKind {
         /// The directive whose value is invalid.
         directive: Directive,
     },
-    /// A second crawl-delay or request-rate in one group; the first is used.
+    /// A user-agent line after a crawl-delay or request-rate line of the
+    /// group above it, before any rule: it joins that group (RFC 9309
+    /// section 2.2.4: only a rule line ends a run of user-agent lines), so
+    /// the crawlers above share the rules below. Each run keeps the
+    /// extension values written under it.
+    JoinsGroup {
+        /// The extension line before it.
+        after: Directive,
+    },
+    /// A second crawl-delay or request-rate after one run of user-agent
+    /// lines; the first is used.
     Duplicate {
         /// The repeated directive.
         directive: Directive,
@@ -117,9 +127,14 @@ impl fmt::Display for WarningKind {
             WarningKind::InvalidValue { directive } => {
                 write!(f, "invalid {directive} value; ignored")
             }
-            WarningKind::Duplicate { directive } => {
-                write!(f, "second {directive} in the group; the first one is used")
-            }
+            WarningKind::JoinsGroup { after } => write!(
+                f,
+                "user-agent line after a {after} line joins the group above (only a rule line ends a group), so those crawlers share its rules"
+            ),
+            WarningKind::Duplicate { directive } => write!(
+                f,
+                "second {directive} for the same user-agent lines; the first one is used"
+            ),
             WarningKind::EmptyValue { directive } => write!(f, "empty {directive} value; ignored"),
             WarningKind::LineTooLong => write!(
                 f,

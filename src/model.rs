@@ -786,7 +786,8 @@ fn lossy(value: &[u8]) -> Box<str> {
 /// have none), kept behind one pointer rather than five empty slices.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Rare {
-    /// Crawl-delay and request-rate of the groups that have one, by group.
+    /// Crawl-delay and request-rate of the groups that have one, by group,
+    /// then in file order.
     pub extras: Box<[GroupExtras]>,
     /// Patterns as written, for rules flagged `REWRITTEN`.
     pub written: Written,
@@ -816,14 +817,21 @@ impl Rare {
     }
 }
 
-/// The extension records of a group that has any (most have none).
+/// The extension records of a group that has any (most have none), one
+/// entry for each run of user-agent lines they follow: in
+/// `User-agent: a`, `Crawl-delay: 2`, `User-agent: b`, `Crawl-delay: 10`,
+/// one group (RFC 9309 section 2.2.4: only a rule line ends the run), `a`'s
+/// delay is 2 and `b`'s 10 (see `Parsed::extension_for`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GroupExtras {
     /// The group.
     pub group: u32,
-    /// First valid `Crawl-delay` in the group, with its line.
+    /// How many user-agent values (of the whole file) come before these
+    /// records: they follow the user-agent values numbered below this.
+    pub agents_before: u32,
+    /// First valid `Crawl-delay` of the entry, with its line.
     pub crawl_delay: Option<(Duration, u32)>,
-    /// First valid `Request-rate` in the group, with its line.
+    /// First valid `Request-rate` of the entry, with its line.
     pub request_rate: Option<(RequestRate, u32)>,
 }
 
@@ -1020,11 +1028,33 @@ impl Parsed {
         self.rare.as_deref()
     }
 
-    /// The extension records of group `group`, if it has any.
-    pub fn extras(&self, group: u32) -> Option<&GroupExtras> {
-        let extras = &self.rare()?.extras;
-        let i = extras.binary_search_by_key(&group, |e| e.group).ok()?;
-        Some(&extras[i])
+    /// The extension records of group `group`, in file order (none for
+    /// most groups).
+    pub fn extras(&self, group: u32) -> &[GroupExtras] {
+        let extras = self.rare().map_or(&[][..], |r| &r.extras);
+        let start = extras.partition_point(|e| e.group < group);
+        let len = extras[start..].partition_point(|e| e.group == group);
+        &extras[start..start + len]
+    }
+
+    /// An extension value (`pick`: crawl-delay or request-rate) of group
+    /// `group` for the crawler its user-agent value `agent` names: the
+    /// first valid one after that user-agent line, else the group's first.
+    /// So each run of user-agent lines has the values written under it,
+    /// and a crawler named after the group's last such value has the
+    /// group's first.
+    pub fn extension_for<T>(
+        &self,
+        group: u32,
+        agent: u32,
+        pick: impl Fn(&GroupExtras) -> Option<T>,
+    ) -> Option<T> {
+        let extras = self.extras(group);
+        extras
+            .iter()
+            .filter(|e| e.agents_before > agent)
+            .find_map(&pick)
+            .or_else(|| extras.iter().find_map(&pick))
     }
 
     /// The pattern as written of rule `rule`, if it is flagged `REWRITTEN`.

@@ -9,7 +9,7 @@ use crate::explain::{Cause, Decision};
 use crate::fetch::FetchOutcome;
 use crate::lint::Warning;
 use crate::matcher::{self, url::normal_path};
-use crate::model::Parsed;
+use crate::model::{GroupExtras, Parsed};
 use crate::parse::{self, ParseOptions};
 use crate::record::{Record, RequestRate};
 use crate::view::GroupView;
@@ -202,34 +202,44 @@ impl Robots {
     /// assert_eq!(allowed, [true, false]);
     /// ```
     pub fn agent(&self, agent: &str) -> Agent<'_> {
-        let (groups, agent_match) = agent::select(&self.parsed, agent);
+        let (groups, names, agent_match) = agent::select_names(&self.parsed, agent);
         Agent {
             robots: self,
             groups,
+            names,
             agent_match,
             prepared: matcher::prepare(&self.parsed, groups, self.access),
         }
     }
 
-    /// The `Crawl-delay` for `agent`: from the groups that apply to it
-    /// (its own, else `*`), the first valid value in file order, at most
-    /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day).
+    /// The `Crawl-delay` for `agent`, at most
+    /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day): from
+    /// the groups that apply to it (its own, else `*`), in file order, the
+    /// first valid value after the user-agent line naming it, else the
+    /// group's first. Neither RFC 9309 nor Google defines Crawl-delay; this
+    /// keeps each run of user-agent lines with the value written under it
+    /// where a crawl-delay line splits a group's user-agent lines (which
+    /// does not end the group, RFC 9309 section 2.2.4):
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse(
+    ///     "User-agent: fastbot\nCrawl-delay: 2\n\nUser-agent: *\nCrawl-delay: 10\nDisallow: /x\n",
+    /// );
+    /// assert_eq!(robots.crawl_delay("fastbot").map(|d| d.as_secs()), Some(2));
+    /// assert_eq!(robots.crawl_delay("OtherBot").map(|d| d.as_secs()), Some(10));
+    /// // One group, though: both crawlers have `Disallow: /x` (and a warning says so).
+    /// assert!(!robots.is_allowed("fastbot", "/x"));
+    /// ```
     pub fn crawl_delay(&self, agent: &str) -> Option<Duration> {
-        self.groups_of(agent).find_map(|g| g.crawl_delay())
+        let (groups, names, _) = agent::select_names(&self.parsed, agent);
+        extension(&self.parsed, groups, names, |e| e.crawl_delay).map(|(d, _)| d)
     }
 
     /// The `Request-rate` for `agent`, chosen like
     /// [`crawl_delay`](Robots::crawl_delay).
     pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
-        self.groups_of(agent).find_map(|g| g.request_rate())
-    }
-
-    /// The groups that apply to `agent`, as [`agent`](Robots::agent) finds
-    /// them, without preparing them for checks (which builds indexes).
-    fn groups_of(&self, agent: &str) -> impl Iterator<Item = GroupView<'_>> {
-        let parsed = &*self.parsed;
-        let (groups, _) = agent::select(parsed, agent);
-        groups.iter().map(move |&index| GroupView { parsed, index })
+        let (groups, names, _) = agent::select_names(&self.parsed, agent);
+        extension(&self.parsed, groups, names, |e| e.request_rate).map(|(r, _)| r)
     }
 
     /// The `Sitemap` URLs, in file order, as written. Sitemap records belong
@@ -326,6 +336,9 @@ impl fmt::Debug for Robots {
 pub struct Agent<'a> {
     robots: &'a Robots,
     groups: &'a [u32],
+    /// For named groups, the user-agent value in each naming the crawler
+    /// (`agent::select_names`).
+    names: &'a [u32],
     agent_match: AgentMatch,
     /// The groups resolved down to their rules, under `robots.access`: a
     /// check through the handle reads nothing else.
@@ -350,12 +363,14 @@ impl<'a> Agent<'a> {
 
     /// The crawler's `Crawl-delay`; see [`Robots::crawl_delay`].
     pub fn crawl_delay(&self) -> Option<Duration> {
-        self.groups().find_map(|g| g.crawl_delay())
+        let parsed = &self.robots.parsed;
+        extension(parsed, self.groups, self.names, |e| e.crawl_delay).map(|(d, _)| d)
     }
 
     /// The crawler's `Request-rate`; see [`Robots::request_rate`].
     pub fn request_rate(&self) -> Option<RequestRate> {
-        self.groups().find_map(|g| g.request_rate())
+        let parsed = &self.robots.parsed;
+        extension(parsed, self.groups, self.names, |e| e.request_rate).map(|(r, _)| r)
     }
 
     /// The groups that apply to the crawler, in file order.
@@ -379,4 +394,18 @@ impl fmt::Debug for Agent<'_> {
             .field("agent_match", &self.agent_match)
             .finish()
     }
+}
+
+/// An extension value for the crawler `groups` (with `names`, from
+/// `agent::select_names`) were chosen for: from the groups in file order,
+/// the first that has one for the user-agent value naming the crawler
+/// (`Parsed::extension_for`).
+fn extension<T>(
+    parsed: &Parsed,
+    groups: &[u32],
+    names: &[u32],
+    pick: impl Fn(&GroupExtras) -> Option<T>,
+) -> Option<T> {
+    agent::matched_agents(parsed, groups, names)
+        .find_map(|(group, agent)| parsed.extension_for(group, agent, &pick))
 }

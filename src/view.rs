@@ -153,19 +153,25 @@ impl<'a> GroupView<'a> {
             })
     }
 
-    /// The group's `Crawl-delay`, if it has a valid one.
+    /// The group's first valid `Crawl-delay`. A group whose user-agent
+    /// lines are split by crawl-delay lines holds one value for each run
+    /// of them: [`Robots::crawl_delay`](crate::Robots::crawl_delay) gives
+    /// each crawler its own.
     pub fn crawl_delay(&self) -> Option<Duration> {
         self.parsed
             .extras(self.index)
-            .and_then(|e| e.crawl_delay)
+            .iter()
+            .find_map(|e| e.crawl_delay)
             .map(|(d, _)| d)
     }
 
-    /// The group's `Request-rate`, if it has a valid one.
+    /// The group's first valid `Request-rate` (see
+    /// [`crawl_delay`](GroupView::crawl_delay)).
     pub fn request_rate(&self) -> Option<RequestRate> {
         self.parsed
             .extras(self.index)
-            .and_then(|e| e.request_rate)
+            .iter()
+            .find_map(|e| e.request_rate)
             .map(|(r, _)| r)
     }
 }

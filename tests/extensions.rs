@@ -44,6 +44,105 @@ fn crawl_delay_comes_from_the_agents_own_group_else_star() {
     assert!(robots.warnings().iter().any(|w| w.line == 11));
 }
 
+/// A crawl-delay line between user-agent lines does not end the group
+/// (RFC 9309 section 2.2.4), but each run of user-agent lines keeps the
+/// value written under it; a warning says the runs share their rules.
+#[test]
+fn extension_lines_between_user_agent_lines_belong_to_the_lines_above() {
+    let secs = |robots: &Robots, agent: &str| {
+        let delay = robots.crawl_delay(agent).map(|d| d.as_secs());
+        // The handle answers the same.
+        assert_eq!(
+            robots.agent(agent).crawl_delay().map(|d| d.as_secs()),
+            delay,
+            "{agent}"
+        );
+        delay
+    };
+    let robots = Robots::parse(
+        "User-agent: usasearch\nCrawl-delay: 2\nRequest-rate: 1/5\n\n\
+         User-agent: *\nCrawl-delay: 10\nDisallow: /includes/\n",
+    );
+    assert_eq!(secs(&robots, "usasearch"), Some(2));
+    assert_eq!(secs(&robots, "OtherBot"), Some(10));
+    // Request-rate likewise; `*` has none of its own, so the group's first.
+    assert_eq!(
+        robots.request_rate("usasearch").map(|r| r.per.as_secs()),
+        Some(5)
+    );
+    assert_eq!(
+        robots.request_rate("OtherBot").map(|r| r.per.as_secs()),
+        Some(5)
+    );
+    // One group: usasearch has the `*` rules too, and the warning says so.
+    assert_eq!(robots.groups().len(), 1);
+    assert!(!robots.is_allowed("usasearch", "/includes/x"));
+    let warnings: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "line 5: user-agent line after a Request-rate line joins the group above (only a rule line ends a group), so those crawlers share its rules"
+        ]
+    );
+    // The group's own value is its first.
+    assert_eq!(
+        robots.groups().next().unwrap().crawl_delay(),
+        Some(Duration::from_secs(2))
+    );
+
+    // A crawler named after the group's last value has the group's first;
+    // one named twice has the value after its first naming.
+    let robots = Robots::parse(
+        "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nUser-agent: c/2.0\nCrawl-delay: 7\n\
+         User-agent: c\nUser-agent: d\nDisallow: /\n",
+    );
+    assert_eq!(
+        ["a", "b", "c", "d"].map(|agent| secs(&robots, agent)),
+        [Some(1), Some(7), Some(7), Some(1)]
+    );
+    // Two warnings (lines 3 and 6), and no duplicate: each value has its run.
+    let lines: Vec<u32> = robots.warnings().iter().map(|w| w.line).collect();
+    assert_eq!(lines, [3, 6]);
+
+    // Values after the same run are duplicates: the first one counts.
+    let robots = Robots::parse("User-agent: a\nCrawl-delay: 3\nDisallow: /x\nCrawl-delay: 9\n");
+    assert_eq!(secs(&robots, "a"), Some(3));
+    assert_eq!(
+        robots.warnings()[0].to_string(),
+        "line 4: second Crawl-delay for the same user-agent lines; the first one is used"
+    );
+
+    // Merged groups: the first group, in file order, with a value for the
+    // crawler.
+    let robots = Robots::parse(
+        "User-agent: a\nUser-agent: b\nCrawl-delay: 4\nDisallow: /x\n\n\
+         User-agent: a\nCrawl-delay: 6\nUser-agent: c\nCrawl-delay: 8\nDisallow: /y\n",
+    );
+    assert_eq!(
+        ["a", "b", "c"].map(|agent| secs(&robots, agent)),
+        [Some(4), Some(4), Some(8)]
+    );
+}
+
+/// The corpus files that split their user-agent lines so: each crawler has
+/// the delay written under its name, not the first of the group.
+#[test]
+fn crawl_delays_in_real_files_with_split_user_agent_lines() {
+    let read = |name: &str| {
+        let path = format!("{}/tests/data/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+        Robots::parse(std::fs::read(path).unwrap())
+    };
+    let secs = |robots: &Robots, agent: &str| robots.crawl_delay(agent).map(|d| d.as_secs());
+    let justice = read("150_www.justice.gov.txt");
+    assert_eq!(secs(&justice, "usasearch"), Some(2));
+    assert_eq!(secs(&justice, "ExampleBot"), Some(10));
+    let herald = read("248_www.miamiherald.com.txt");
+    assert_eq!(
+        ["Yandex", "Baiduspider", "bingbot", "Slurp"].map(|agent| secs(&herald, agent)),
+        [Some(3), Some(3), Some(2), Some(2)]
+    );
+}
+
 #[test]
 fn request_rate() {
     let robots = Robots::parse(SITE);

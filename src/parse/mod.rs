@@ -383,6 +383,9 @@ struct Builder {
     /// A rule line has been seen since the current group's last user-agent
     /// line, so the next user-agent line starts a new group (section 2.1).
     rule_seen: bool,
+    /// A crawl-delay or request-rate line came after the current run of
+    /// user-agent lines, before any rule line.
+    extension_in_run: Option<Directive>,
     /// Use the lexer's fast path (off only to test it against the general
     /// path).
     fast: bool,
@@ -429,6 +432,7 @@ impl Builder {
             host: None,
             notes: NoteLog::default(),
             rule_seen: false,
+            extension_in_run: None,
             fast: true,
             block: Block::default(),
         }
@@ -601,12 +605,22 @@ impl Builder {
                     return;
                 }
                 let current = self.groups.len() as u32 - 1;
-                if self.extras.last().is_none_or(|e| e.group != current) {
+                let agents_before = self.agents.len() as u32;
+                if self
+                    .extras
+                    .last()
+                    .is_none_or(|e| (e.group, e.agents_before) != (current, agents_before))
+                {
                     self.extras.push(GroupExtras {
                         group: current,
+                        agents_before,
                         crawl_delay: None,
                         request_rate: None,
                     });
+                }
+                if !self.rule_seen {
+                    // A user-agent line after this one joins the group.
+                    self.extension_in_run = Some(directive);
                 }
                 let group = self.extras.last_mut().expect("pushed above");
                 let text = std::str::from_utf8(value).unwrap_or("");
@@ -772,6 +786,7 @@ impl Builder {
             index: NO_INDEX,
         });
         self.rule_seen = false;
+        self.extension_in_run = None;
     }
 
     /// A user-agent line with no value: it names no crawler, but still
@@ -796,6 +811,8 @@ impl Builder {
         }
         if self.groups.is_empty() || self.rule_seen {
             self.start_group(line);
+        } else if let Some(directive) = self.extension_in_run.take() {
+            self.warn(line, WarningKind::JoinsGroup { after: directive });
         }
         let star = is_star(value);
         let token_len = if star { 0 } else { product_token(value).len() };

@@ -182,6 +182,7 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
         WarningKind::PatternNotRooted => "pattern_not_rooted",
         WarningKind::InvalidUserAgent => "invalid_user_agent",
         WarningKind::InvalidValue { .. } => "invalid_value",
+        WarningKind::JoinsGroup { .. } => "joins_group",
         WarningKind::Duplicate { .. } => "duplicate",
         WarningKind::EmptyValue { .. } => "empty_value",
         WarningKind::LineTooLong => "line_too_long",
