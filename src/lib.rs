@@ -87,6 +87,9 @@
 //!   product token is used, so `Foo Bar` is the crawler `Foo`.
 //! - Product tokens may contain digits (`MJ12bot`).
 //! - `Allow: /dir/index.html` does not also allow `/dir/`.
+//! - A rule's length, which decides the longest match, is counted in normal
+//!   form: an ASCII character that form percent-encodes (`|`, space, `$`
+//!   inside a pattern) counts three octets, where Google counts one.
 //! - A few misspelled keys seen in real files are read that Google's parser
 //!   ignores (`Dis-allow`, `User_agent`, `Site map`); like Google's parser,
 //!   keepout also reads a key by its start (`Disallowed` is `Disallow`).

@@ -99,7 +99,11 @@ impl Robots {
     ///
     /// `agent` is a product token (`ExampleBot`) or a whole User-Agent header
     /// value (`ExampleBot/2.1 (+https://example.com/bot)`), whose leading
-    /// product token is used; matching is case-insensitive. `url` is an
+    /// product token is used; matching is case-insensitive. A name that
+    /// does not start with a product token (`""`, `*bot`, `/2.1`) matches
+    /// no named group, so the `*` groups apply to it, as to any crawler no
+    /// group names; a whole browser-style header is read as its first
+    /// token (`Mozilla`). `url` is an
     /// absolute URL or a path with optional query; scheme, authority and
     /// fragment are ignored. Both the URL and the patterns are compared in
     /// percent-encoded normal form (RFC 9309 section 2.2.2).

@@ -214,6 +214,22 @@ fn robots_txt_is_always_allowed() {
     assert!(Robots::disallow_all().is_allowed("bot", "/robots.txt"));
 }
 
+// Section 2.2.2: "the most octets", counted in the normal form both sides
+// are compared in; a departure from Google's library, which counts an
+// ASCII character the normal form encodes as one octet (README).
+#[test]
+fn rule_length_is_counted_in_normal_form() {
+    for (disallow, url) in [("/x|y", "/x|yz"), ("/x$y", "/x$yz"), ("/x y", "/x%20yz")] {
+        let robots = Robots::parse(format!(
+            "User-agent: *\nAllow: /x*yz\nDisallow: {disallow}\n"
+        ));
+        let why = robots.explain("bot", url);
+        let rule = why.rule().unwrap();
+        assert_eq!((rule.line(), rule.priority()), (3, 6), "{disallow}");
+        assert!(!why.allowed());
+    }
+}
+
 // Section 2.2.2: percent-encoding normal form, on both sides.
 #[test]
 fn percent_encoding_is_normalised_on_both_sides() {
