@@ -473,6 +473,82 @@ mod tests {
         );
     }
 
+    /// `data` coded as HTTP names `coding` (`Deflate` as zlib, or raw
+    /// deflate when `raw`).
+    fn coded(coding: Coding, raw: bool, data: &[u8]) -> Vec<u8> {
+        let level = flate2::Compression::default();
+        match coding {
+            Coding::Identity => data.to_vec(),
+            Coding::Gzip => gzip(data),
+            Coding::Deflate if raw => {
+                let mut e = flate2::write::DeflateEncoder::new(Vec::new(), level);
+                e.write_all(data).unwrap();
+                e.finish().unwrap()
+            }
+            Coding::Deflate => {
+                let mut e = flate2::write::ZlibEncoder::new(Vec::new(), level);
+                e.write_all(data).unwrap();
+                e.finish().unwrap()
+            }
+            Coding::Brotli => {
+                let mut out = Vec::new();
+                let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                e.write_all(data).unwrap();
+                drop(e);
+                out
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+        /// However the chunks fall, coded data decodes to what was coded,
+        /// and what follows it (not starting a gzip member) ends it unread.
+        #[test]
+        fn any_split_and_any_padding_decode_the_data(
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000),
+            padding in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..8),
+            which in 0..4usize,
+            cuts in proptest::collection::vec(0..4000usize, 0..6),
+        ) {
+            let (coding, raw) = [
+                (Coding::Gzip, false),
+                (Coding::Deflate, false),
+                (Coding::Deflate, true),
+                (Coding::Brotli, false),
+            ][which];
+            let padding: Vec<u8> = padding.into_iter().skip_while(|&b| b == 0x1F).collect();
+            let body = [coded(coding, raw, &data), padding.clone()].concat();
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (body.len() + 1)).collect();
+            cuts.sort_unstable();
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            for cut in cuts.into_iter().chain([body.len()]) {
+                chunks.push(&body[at..cut]);
+                at = cut;
+            }
+            let (text, fed) = decode(coding, &chunks).unwrap();
+            proptest::prop_assert_eq!(text, data);
+            // Empty chunks after the data never end it; padding does.
+            if !padding.is_empty() {
+                proptest::prop_assert_eq!(fed, Fed::Ended);
+            }
+        }
+
+        /// Any bytes, in any coding: an error or some text, never a panic.
+        #[test]
+        fn any_bytes_decode_or_fail_cleanly(
+            body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600),
+            which in 0..3usize,
+            cut in 0..600usize,
+        ) {
+            let coding = [Coding::Gzip, Coding::Deflate, Coding::Brotli][which];
+            let cut = cut.min(body.len());
+            let _ = decode(coding, &[&body[..cut], &body[cut..]]);
+        }
+    }
+
     /// Once zlib, raw deflate or brotli data ends, nothing after it is read.
     #[test]
     fn other_codings_end_at_their_stream_end() {
