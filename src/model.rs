@@ -821,7 +821,7 @@ impl Rare {
 /// entry for each run of user-agent lines they follow: in
 /// `User-agent: a`, `Crawl-delay: 2`, `User-agent: b`, `Crawl-delay: 10`,
 /// one group (RFC 9309 section 2.2.4: only a rule line ends the run), `a`'s
-/// delay is 2 and `b`'s 10 (see `Parsed::extension_for`).
+/// delay is 2 and `b`'s 10 (see `Parsed::own_extension`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GroupExtras {
     /// The group.
@@ -1037,24 +1037,22 @@ impl Parsed {
         &extras[start..start + len]
     }
 
-    /// An extension value (`pick`: crawl-delay or request-rate) of group
-    /// `group` for the crawler its user-agent value `agent` names: the
-    /// first valid one after that user-agent line, else the group's first.
-    /// So each run of user-agent lines has the values written under it,
-    /// and a crawler named after the group's last such value has the
-    /// group's first.
-    pub fn extension_for<T>(
+    /// An extension value (`pick`: crawl-delay or request-rate) written
+    /// for user-agent value `agent` of group `group`: the first valid one
+    /// in the records after its run of user-agent lines, before the next
+    /// user-agent line.
+    pub fn own_extension<T>(
         &self,
         group: u32,
         agent: u32,
         pick: impl Fn(&GroupExtras) -> Option<T>,
     ) -> Option<T> {
-        let extras = self.extras(group);
-        extras
+        // Entries are in file order, one for each run they follow.
+        let run = self
+            .extras(group)
             .iter()
-            .filter(|e| e.agents_before > agent)
-            .find_map(&pick)
-            .or_else(|| extras.iter().find_map(&pick))
+            .find(|e| e.agents_before > agent)?;
+        pick(run)
     }
 
     /// The pattern as written of rule `rule`, if it is flagged `REWRITTEN`.

@@ -217,13 +217,15 @@ impl Robots {
     }
 
     /// The `Crawl-delay` for `agent`, at most
-    /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day): from
-    /// the groups that apply to it (its own, else `*`), in file order, the
-    /// first valid value after the user-agent line naming it, else the
-    /// group's first. Neither RFC 9309 nor Google defines Crawl-delay; this
-    /// keeps each run of user-agent lines with the value written under it
-    /// where a crawl-delay line splits a group's user-agent lines (which
-    /// does not end the group, RFC 9309 section 2.2.4):
+    /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day), from
+    /// the groups that apply to it (its own, else `*`), in file order: the
+    /// first valid value written under the run of user-agent lines naming
+    /// it (before the next user-agent line); failing that, the first valid
+    /// value of any of its groups. Neither RFC 9309 nor Google defines
+    /// Crawl-delay; this keeps each run of user-agent lines with the value
+    /// written under it where a crawl-delay line splits a group's
+    /// user-agent lines (which does not end the group, RFC 9309 section
+    /// 2.2.4):
     ///
     /// ```
     /// let robots = keepout::Robots::parse(
@@ -401,9 +403,10 @@ impl fmt::Debug for Agent<'_> {
 }
 
 /// An extension value for the crawler `groups` (with `names`, from
-/// `agent::select_names`) were chosen for: from the groups in file order,
-/// the first that has one for the user-agent value naming the crawler
-/// (`Parsed::extension_for`).
+/// `agent::select_names`) were chosen for: the value written under the
+/// crawler's own user-agent lines (`Parsed::own_extension`) in the first
+/// of its groups that has one; failing that, the first value of the first
+/// of its groups that has any.
 fn extension<T>(
     parsed: &Parsed,
     groups: &[u32],
@@ -411,5 +414,10 @@ fn extension<T>(
     pick: impl Fn(&GroupExtras) -> Option<T>,
 ) -> Option<T> {
     agent::matched_agents(parsed, groups, names)
-        .find_map(|(group, agent)| parsed.extension_for(group, agent, &pick))
+        .find_map(|(group, agent)| parsed.own_extension(group, agent, &pick))
+        .or_else(|| {
+            groups
+                .iter()
+                .find_map(|&group| parsed.extras(group).iter().find_map(&pick))
+        })
 }

@@ -122,6 +122,30 @@ fn extension_lines_between_user_agent_lines_belong_to_the_lines_above() {
         ["a", "b", "c"].map(|agent| secs(&robots, agent)),
         [Some(4), Some(4), Some(8)]
     );
+
+    // A value written under the crawler's own lines, in a later group,
+    // wins over the first value of an earlier group that has none for it.
+    let robots = Robots::parse(
+        "User-agent: x\nCrawl-delay: 1\nUser-agent: a\nDisallow: /\n\n\
+         User-agent: a\nCrawl-delay: 6\nDisallow: /y\n",
+    );
+    assert_eq!(
+        ["x", "a"].map(|agent| secs(&robots, agent)),
+        [Some(1), Some(6)]
+    );
+
+    // Each value belongs to the run right above it: b's run has a
+    // request-rate and no delay, so b has the group's first delay, not c's.
+    let robots = Robots::parse(
+        "User-agent: a\nCrawl-delay: 2\nUser-agent: b\nRequest-rate: 1/5\n\
+         User-agent: c\nCrawl-delay: 10\nDisallow: /\n",
+    );
+    assert_eq!(
+        ["a", "b", "c"].map(|agent| secs(&robots, agent)),
+        [Some(2), Some(2), Some(10)]
+    );
+    assert_eq!(robots.request_rate("b").map(|r| r.per.as_secs()), Some(5));
+    assert_eq!(robots.request_rate("c").map(|r| r.per.as_secs()), Some(5));
 }
 
 /// The corpus files that split their user-agent lines so: each crawler has
