@@ -485,11 +485,14 @@ async fn utf16_body_with_bom_is_transcoded() {
     assert_rules(&robots, &server.uri());
 }
 
-/// Without a BOM or a label: known by its shape (see `tests/leniency.rs`).
+/// Without a BOM or a right label: known by its shape (see
+/// `tests/leniency.rs`), even with a non-ASCII character that a
+/// single-byte label would read as two.
 #[tokio::test]
 async fn utf16_body_without_bom_or_label_is_transcoded() {
+    let text = format!("# caf\u{e9}\n{RULES}");
     for big_endian in [false, true] {
-        let body: Vec<u8> = RULES
+        let body: Vec<u8> = text
             .encode_utf16()
             .flat_map(|u| {
                 if big_endian {
@@ -499,7 +502,12 @@ async fn utf16_body_without_bom_or_label_is_transcoded() {
                 }
             })
             .collect();
-        for content_type in ["text/plain", "text/plain; charset=utf-8"] {
+        for content_type in [
+            "text/plain",
+            "text/plain; charset=utf-8",
+            "text/plain; charset=ISO-8859-1",
+            "text/plain; charset=windows-1252",
+        ] {
             let server =
                 serve(ResponseTemplate::new(200).set_body_raw(body.clone(), content_type)).await;
             let robots = fetcher().fetch(server.uri()).await.unwrap();

@@ -3,9 +3,11 @@
 //! RFC 9309 section 2.2 makes robots.txt UTF-8, but servers still send
 //! Latin-1, Windows-1252 or UTF-16 files and say so in `Content-Type`. A BOM
 //! decides first (UTF-16 LE/BE, or UTF-8, which the parser skips); then the
-//! `charset` parameter, unless the body shows it wrong ([`fit`]); otherwise
-//! the bytes go to the parser as they are, which reads them as UTF-8, or
-//! as UTF-16 if every other octet is zero (`parse::utf16_by_shape`).
+//! body's shape, when every other octet is zero: UTF-16
+//! (`parse::utf16_by_shape`, which `Robots::parse` applies too); then the
+//! `charset` parameter,
+//! unless the body shows it wrong ([`fit`]); otherwise the bytes are taken
+//! as UTF-8.
 
 use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 use http::HeaderValue;
@@ -20,10 +22,14 @@ pub(crate) fn to_utf8(
 ) -> Vec<u8> {
     let encoding = match Encoding::for_bom(&body) {
         Some((encoding, _)) => encoding,
-        None => match content_type
-            .and_then(charset_label)
-            .and_then(|label| fit(label, &body, truncated))
-        {
+        // UTF-16 without a BOM, whatever the label says (read under a
+        // single-byte label, `é` as `E9 00` would become three octets and
+        // put the text after it out of step); else the label.
+        None => match crate::parse::utf16_by_shape(&body).or_else(|| {
+            content_type
+                .and_then(charset_label)
+                .and_then(|label| fit(label, &body, truncated))
+        }) {
             Some(encoding) => encoding,
             None => return body,
         },

@@ -259,7 +259,7 @@ pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
 /// octet and a non-zero low one. No text a robots.txt holds has that
 /// shape in UTF-8 (it would be a NUL every other character), and the test
 /// costs one comparison unless the body's first or second octet is zero.
-fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+pub(crate) fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     let (encoding, low, high) = match *body {
         [a, 0, b, 0, ..] if a != 0 && b != 0 => (encoding_rs::UTF_16LE, 0, 1),
         [0, a, 0, b, ..] if a != 0 && b != 0 => (encoding_rs::UTF_16BE, 1, 0),
