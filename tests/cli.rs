@@ -819,6 +819,33 @@ async fn show_rules_lists_each_rule() {
     assert_eq!(run.json()[0]["groups"][0].get("rule_list"), None);
 }
 
+/// Where an extension line splits a group's user-agent lines, each crawler
+/// has the value written under its own line (`Robots::crawl_delay`), and
+/// `show` lists them.
+#[tokio::test]
+async fn show_lists_each_crawlers_delay_in_a_joined_group() {
+    let body = "User-agent: usasearch\nCrawl-delay: 2\n\nUser-agent: *\nCrawl-delay: 10\nRequest-rate: 1/5s\nDisallow: /x\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        &run.lines()[2..4],
+        [
+            "  group at line 1: User-agent: usasearch, *",
+            "    1 rule (0 allow, 1 disallow), crawl-delay 2s for usasearch, 10s for *, request-rate 1/5s",
+        ]
+    );
+    assert!(
+        run.lines()[6].starts_with(
+            "  line 4: user-agent line after a Crawl-delay line joins the group above"
+        )
+    );
+    // JSON keeps the group's first value; the warning has its kind.
+    let run = keepout(&["show", "--json", "-"], body).await;
+    let o = &run.json()[0];
+    assert_eq!(o["groups"][0]["crawl_delay_secs"], 2.0);
+    assert_eq!(o["warnings"][0]["kind"], "joins_group");
+}
+
 #[tokio::test]
 async fn show_fetched_after_a_redirect() {
     let server = MockServer::start().await;

@@ -187,10 +187,12 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
             total - allow
         );
         if let Some(d) = g.crawl_delay() {
-            details.push_str(&format!(", crawl-delay {}", seconds(d)));
+            let each = per_agent(robots, g, d, |a| a.crawl_delay(), |d| seconds(*d));
+            details.push_str(&format!(", crawl-delay {each}"));
         }
         if let Some(r) = g.request_rate() {
-            details.push_str(&format!(", request-rate {r}"));
+            let each = per_agent(robots, g, r, |a| a.request_rate(), |r| r.to_string());
+            details.push_str(&format!(", request-rate {each}"));
         }
         writeln!(out, "    {details}")?;
         if rules {
@@ -227,6 +229,32 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A group's extension value (its first, `first`) as text; where user-agent
+/// lines split by extension lines give its crawlers different values
+/// (`Robots::crawl_delay`), each crawler's: `2s for usasearch, 10s for *`.
+fn per_agent<T: PartialEq>(
+    robots: &keepout::Robots,
+    group: keepout::GroupView<'_>,
+    first: T,
+    value: impl Fn(&keepout::Agent<'_>) -> Option<T>,
+    show: impl Fn(&T) -> String,
+) -> String {
+    let each: Vec<(&str, Option<T>)> = group
+        .agents()
+        .map(|name| (name, value(&robots.agent(name))))
+        .collect();
+    if each.iter().all(|(_, v)| v.as_ref() == Some(&first)) {
+        return show(&first);
+    }
+    each.iter()
+        .map(|(name, v)| {
+            let v = v.as_ref().map_or_else(|| String::from("none"), &show);
+            format!("{v} for {}", clean(name))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One `show --json` line.
