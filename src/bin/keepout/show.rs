@@ -12,7 +12,8 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use crate::output::{
-    FetchJson, RateJson, clean, fetch_summary, group_label, rfc3339, seconds, until, warning_name,
+    FetchJson, RateJson, RuleJson, clean, fetch_summary, group_label, rfc3339, seconds, until,
+    warning_name,
 };
 use crate::source::{Extent, Loaded, Source};
 use crate::{Failure, FetchArgs};
@@ -285,16 +286,6 @@ struct GroupJson<'a> {
 }
 
 #[derive(Serialize)]
-struct RuleJson<'a> {
-    line: u32,
-    kind: &'static str,
-    /// As written (bytes that are not UTF-8 as U+FFFD).
-    pattern: &'a str,
-    /// As matched: RFC 9309 section 2.2.2's normal form.
-    normalized: &'a str,
-}
-
-#[derive(Serialize)]
 struct WarningJson {
     line: Option<u32>,
     kind: &'static str,
@@ -327,19 +318,7 @@ impl<'a> ShowJson<'a> {
                         disallow: g.rules().len() - allow,
                         crawl_delay_secs: g.crawl_delay().map(|d| d.as_secs_f64()),
                         request_rate: g.request_rate().map(RateJson::new),
-                        rule_list: rules.then(|| {
-                            g.rules()
-                                .map(|r| RuleJson {
-                                    line: r.line(),
-                                    kind: match r.kind() {
-                                        RuleKind::Allow => "allow",
-                                        RuleKind::Disallow => "disallow",
-                                    },
-                                    pattern: r.pattern(),
-                                    normalized: r.normalized(),
-                                })
-                                .collect()
-                        }),
+                        rule_list: rules.then(|| g.rules().map(RuleJson::new).collect()),
                     }
                 })
                 .collect(),
