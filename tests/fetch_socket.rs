@@ -251,6 +251,50 @@ async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
     assert_rules(&robots, &base);
 }
 
+/// The same stall without a length: the cap's worth of octets in, then
+/// neither the end of the chunked body nor more of it. What would be read
+/// is all in, so at the deadline the body is cut at the cap (its partial
+/// last line dropped, RFC 9309 section 2.5), not lost to a timeout that
+/// would disallow everything. (Until session 32 it was a timeout.)
+#[tokio::test]
+async fn chunked_stall_right_at_the_cap_is_a_cut_not_a_timeout() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let mut body = RULES.as_bytes().to_vec();
+        while body.len() < MIN_BODY_LIMIT - 11 {
+            body.extend_from_slice(b"# filler\n");
+        }
+        body.truncate(MIN_BODY_LIMIT - 12);
+        // A line cut by the cap, which read whole would allow nothing.
+        body.extend_from_slice(b"\nDisallow: /");
+        assert_eq!(body.len(), MIN_BODY_LIMIT);
+        let _ = socket.write_all(head.as_bytes()).await;
+        let _ = socket
+            .write_all(format!("{:X}\r\n", body.len()).as_bytes())
+            .await;
+        let _ = socket.write_all(&body).await;
+        let _ = socket.write_all(b"\r\n").await;
+        // Then nothing, until the client hangs up.
+        let _ = socket.read(&mut [0u8; 1]).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let fetcher = Fetcher::builder()
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+
+    let robots = fetch_within(&fetcher, &base, Duration::from_secs(4)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(&robots, &base);
+}
+
 #[tokio::test]
 async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
     // `RULES` followed by 1 GiB of zero bytes, gzip-compressed on the fly

@@ -317,9 +317,15 @@ fn feed(decoder: &mut impl Write, mut input: &[u8]) -> io::Result<Fed> {
 /// coding ([`Coding::of`]) to at most `cap` octets. Stops as soon as either
 /// cap is reached without reading (or inflating) the rest; the response is
 /// then dropped, which closes the connection.
+///
+/// `deadline` is the fetch's: with `cap` octets in and no length given, a
+/// server that neither ends the body nor sends more by then has sent all
+/// that would be read, so the body is cut there (as it is at once when a
+/// length says more is coming) rather than lost to the timeout.
 pub(crate) async fn read_capped(
     mut response: reqwest::Response,
     cap: usize,
+    deadline: Option<tokio::time::Instant>,
 ) -> Result<CappedBody, BodyError> {
     let coding = Coding::of(response.headers()).map_err(BodyError::Decode)?;
     let hint = response.content_length().unwrap_or(0);
@@ -345,7 +351,15 @@ pub(crate) async fn read_capped(
     let failed = |error: io::Error| BodyError::Decode(format!("{} data: {error}", name(coding)));
     let mut received = 0usize;
     let truncated = loop {
-        let chunk = match response.chunk().await {
+        let next = match deadline.filter(|_| received == cap) {
+            Some(deadline) => match tokio::time::timeout_at(deadline, response.chunk()).await {
+                Ok(next) => next,
+                // Whether the body goes on is never learnt: cut at the cap.
+                Err(_) => break true,
+            },
+            None => response.chunk().await,
+        };
+        let chunk = match next {
             Ok(Some(chunk)) => chunk,
             // No body at all, whatever its `Content-Encoding` says (a
             // 204, say): no rules, not data cut short.

@@ -52,8 +52,10 @@ impl Fetcher {
             headers: HeaderMap::new(),
         };
         // One deadline for everything, so a stalled or dribbling server ends
-        // on time whatever client is in use.
-        let exchange = exchange(config, &mut progress, validators);
+        // on time whatever client is in use. (The body reader sees it too,
+        // taken a moment earlier, so that it can end first: `read_capped`.)
+        let deadline = tokio::time::Instant::now().checked_add(config.timeout);
+        let exchange = exchange(config, &mut progress, validators, deadline);
         let ending = tokio::time::timeout(config.timeout, exchange)
             .await
             .unwrap_or(Ending::Failed(FetchResult::Unreachable(
@@ -132,6 +134,7 @@ async fn exchange(
     config: &Config,
     progress: &mut Progress,
     validators: Option<&FetchOutcome>,
+    deadline: Option<tokio::time::Instant>,
 ) -> Ending {
     let mut visited = vec![progress.url.clone()];
     loop {
@@ -210,7 +213,7 @@ async fn exchange(
         }
         if status.is_success() {
             let expected = response.content_length();
-            return match body::read_capped(response, config.body_limit).await {
+            return match body::read_capped(response, config.body_limit, deadline).await {
                 Ok(body) => Ending::Body(body),
                 Err(error) => {
                     Ending::Failed(FetchResult::Unreachable(body_failure(error, expected)))

@@ -38,9 +38,12 @@
 //! octets once decoded. Reading stops at either; the rest is never
 //! downloaded or inflated, and the last partial line is dropped, so an
 //! endless body, a gzip bomb, or a compressed stream that inflates to
-//! nothing costs at most the limit. A `charset` in `Content-Type` other than UTF-8
-//! (ISO-8859-1, Windows-1252, UTF-16, ...) or a UTF-16 BOM is transcoded to
-//! UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
+//! nothing costs at most the limit. A server that stalls once the limit's
+//! worth has arrived, without saying whether more follows, has its body
+//! cut there at the timeout, not failed. A `charset` in `Content-Type` other than UTF-8
+//! (ISO-8859-1, Windows-1252, UTF-16, ...), a UTF-16 BOM, or a body whose
+//! every other octet is zero (UTF-16 without a BOM, whatever its label) is
+//! transcoded to UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
 //! with no zero octet, or one of the labels the Encoding Standard decodes
 //! to a single U+FFFD, such as `iso-2022-kr`) is ignored, so a mislabelled
 //! `Disallow: /` still disallows. A body that is valid UTF-8 is read as
