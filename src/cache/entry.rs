@@ -23,7 +23,10 @@
 //! to GaveUp there without a request ([`Entry::at_stale_limit`]); the
 //! request waits for the time asked. Past the limit, a lookup served while
 //! another task refreshes gets the GaveUp value, never the last copy
-//! ([`Entry::served_at`]).
+//! ([`Entry::served_at`]); but if the last failed fetch is more than a day
+//! old ([`Policy::failure_gap`]: nobody asked meanwhile), nothing recent
+//! shows the server is still down, and such a lookup gets disallow all
+//! until the refresh tells.
 //!
 //! An entry the capacity bound evicts while its origin is unreachable
 //! leaves a copy of itself without the last good copy: a Stale entry
@@ -81,7 +84,20 @@ fn later(t: SystemTime, d: Duration) -> SystemTime {
         .unwrap_or(t)
 }
 
+/// The longest time since the last failed fetch for which that failure
+/// still shows the origin down (with [`Policy::failure_gap`]).
+pub(crate) const MAX_FAILURE_GAP: Duration = Duration::from_secs(24 * 60 * 60);
+
 impl Policy {
+    /// How long after a failed fetch it still shows the origin down, for
+    /// lookups served past the stale limit while a refresh is under way: a
+    /// day, or the longest backoff if longer (no retry comes sooner than
+    /// the backoff, nor than a `Retry-After`, which the fetcher caps at a
+    /// day).
+    pub(crate) fn failure_gap(&self) -> Duration {
+        self.max_backoff.max(MAX_FAILURE_GAP)
+    }
+
     /// The delay before retry number `failures` (1 for the first failure):
     /// `retry_delay`, doubling per failure, capped at `max_backoff`.
     pub(crate) fn backoff(&self, failures: u32) -> Duration {
@@ -127,10 +143,25 @@ pub(crate) struct Entry {
     /// For an unreachable origin (Stale, NoCopy): what it turns into at
     /// the stale limit ([`AtLimit`]).
     at_limit: Option<AtLimit>,
+    /// For an unreachable origin: its last failure ([`LastFailure`]).
+    last_failure: Option<LastFailure>,
     /// The cache's invalidations when this entry was made (set by the
     /// cache): an entry whose origin was forgotten since is not kept when
     /// evicted.
     pub(crate) stamp: Stamp,
+}
+
+/// When an unreachable origin's last fetch failed, and what a lookup past
+/// the stale limit gets once that is too long ago to show the origin still
+/// down (see [`Entry::served_at`]).
+#[derive(Debug, Clone)]
+struct LastFailure {
+    at: SystemTime,
+    /// The policy's [`failure_gap`](Policy::failure_gap).
+    gap: Duration,
+    /// Disallow all, with the failed fetch's outcome (RFC 9309 section
+    /// 2.3.1.4: robots.txt undefined).
+    unconfirmed: Arc<Robots>,
 }
 
 /// What an unreachable origin's entry turns into at the stale limit.
@@ -168,6 +199,7 @@ impl Entry {
             weight,
             refreshing: AtomicBool::new(false),
             at_limit: None,
+            last_failure: None,
             stamp: Stamp::default(),
         }
     }
@@ -193,6 +225,8 @@ impl Entry {
                 .max(policy.min_ttl);
             return Entry::new(Arc::new(fetched), State::Fresh, later(now, lifetime));
         }
+        let fetched = Arc::new(fetched);
+        let outcome = fetched.fetch_outcome();
         // Unreachable. The fetcher's expiry for it (its `unreachable_ttl`)
         // is not used: the cache retries on its own schedule, soon at first,
         // then backing off; but never sooner than the server's
@@ -209,6 +243,12 @@ impl Entry {
                 (None, *since, failures + 1)
             }
         };
+        let last_failure = LastFailure {
+            at: now,
+            gap: policy.failure_gap(),
+            // The fetcher's value: disallow all, with the outcome.
+            unconfirmed: Arc::clone(&fetched),
+        };
         let asked = outcome.and_then(|o| o.retry_after()).unwrap_or_default();
         let retry_at = later(now, policy.backoff(failures).max(asked));
         let limit = later(since, policy.stale_limit);
@@ -219,7 +259,8 @@ impl Entry {
                 Arc::new(given_up(outcome, policy)),
                 State::GaveUp { since, failures },
                 retry_at,
-            );
+            )
+            .with_last_failure(Some(last_failure));
         }
         // Retry with backoff, but also exactly at the stale limit so the
         // last copy is not served past it.
@@ -241,14 +282,27 @@ impl Entry {
             ),
             // The fetcher's value: disallow all, with the outcome.
             None => Entry::new(
-                Arc::new(fetched),
+                Arc::clone(&fetched),
                 State::NoCopy { since, failures },
                 next_check,
             ),
         };
         entry.weight = entry.weight.saturating_add(at_limit.served.heap_bytes());
         entry.at_limit = Some(at_limit);
-        entry
+        entry.with_last_failure(Some(last_failure))
+    }
+
+    /// This entry with `last` as its last failure, weighed in (unless it
+    /// is the value served, as for NoCopy).
+    fn with_last_failure(mut self, last: Option<LastFailure>) -> Entry {
+        if let Some(last) = last
+            .as_ref()
+            .filter(|l| !Arc::ptr_eq(&l.unconfirmed, &self.served))
+        {
+            self.weight = self.weight.saturating_add(last.unconfirmed.heap_bytes());
+        }
+        self.last_failure = last;
+        self
     }
 
     /// The entry this one, found due at `now`, becomes without a fetch, if
@@ -270,6 +324,7 @@ impl Entry {
                 State::GaveUp { since, failures },
                 at.retry_at,
             )
+            .with_last_failure(self.last_failure.clone())
         })
     }
 
@@ -297,7 +352,8 @@ impl Entry {
                 (self.state.clone(), Arc::clone(&self.served))
             }
         };
-        let mut entry = Entry::new(served, state, self.next_check);
+        let mut entry =
+            Entry::new(served, state, self.next_check).with_last_failure(self.last_failure.clone());
         entry.stamp = self.stamp;
         if let Some(at) = &self.at_limit {
             entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
@@ -313,10 +369,21 @@ impl Entry {
     /// What a lookup at `now` is served without waiting for a fetch: the
     /// current value, or past the stale limit, what the entry turns into
     /// there (a due entry is served so while another task refreshes it).
+    /// Past the limit with the last failed fetch more than the failure gap
+    /// old, disallow all: the copy is past its limit, and nothing recent
+    /// shows the origin still down (one failure a month ago, then nobody
+    /// asked) to allow all on; the refresh under way will tell.
     pub(crate) fn served_at(&self, now: SystemTime) -> &Arc<Robots> {
-        match &self.at_limit {
-            Some(at) if now >= at.limit => &at.served,
-            _ => &self.served,
+        let past_limit = match (&self.at_limit, &self.state) {
+            (Some(at), _) if now >= at.limit => &at.served,
+            (_, State::GaveUp { .. }) => &self.served,
+            _ => return &self.served,
+        };
+        match &self.last_failure {
+            Some(last) if now.duration_since(last.at).is_ok_and(|d| d > last.gap) => {
+                &last.unconfirmed
+            }
+            _ => past_limit,
         }
     }
 

@@ -127,9 +127,13 @@ struct Model {
     /// The last good answer (2xx, 4xx), if any: its access and, for rules,
     /// its sitemap.
     good: Option<(Access, Vec<String>)>,
-    /// The first of the failed fetches in a row, and how many.
-    failing: Option<(SystemTime, u32)>,
+    /// The first of the failed fetches in a row, how many, and the last.
+    failing: Option<(SystemTime, u32, SystemTime)>,
 }
+
+/// How long a failed fetch shows the origin down, past the stale limit: a
+/// day (the policy's longest backoff, an hour, is shorter).
+const GAP: Duration = Duration::from_secs(86_400);
 
 /// The delay before retry number `failures`: a minute, doubling, at most
 /// an hour (the policy below, worked out apart from `Policy::backoff`).
@@ -160,8 +164,8 @@ impl Model {
                 self.next_request = now + Duration::from_secs(86_400).max(policy.min_ttl);
             }
             Answer::Down(asked, status) => {
-                let (since, failures) = self.failing.map_or((now, 1), |(s, n)| (s, n + 1));
-                self.failing = Some((since, failures));
+                let (since, failures) = self.failing.map_or((now, 1), |(s, n, _)| (s, n + 1));
+                self.failing = Some((since, failures, now));
                 // A timeout has no `Retry-After`.
                 let asked = Duration::from_secs(asked.filter(|_| status).unwrap_or(0));
                 self.next_request = now + backoff(failures).max(asked);
@@ -185,7 +189,7 @@ impl Model {
                 prop_assert!(state.is_none_or(|s| matches!(s, State::Fresh)));
                 prop_assert_eq!(Some(looks(served)), self.good.clone());
             }
-            Some((since, _)) if now < since + policy.stale_limit => match &self.good {
+            Some((since, _, _)) if now < since + policy.stale_limit => match &self.good {
                 // Section 2.4: the last good copy, saying so.
                 Some(good) => {
                     prop_assert!(
@@ -205,6 +209,14 @@ impl Model {
                     prop_assert!(matches!(result, Some(FetchResult::Unreachable(_))));
                 }
             },
+            // Past the stale limit, the last failure long ago (a lookup
+            // while another task refreshes): disallow all, not the copy,
+            // and not allow all on that old failure.
+            Some((_, _, last)) if now.duration_since(last).unwrap() > GAP => {
+                prop_assert!(state.is_none(), "{state:?}");
+                prop_assert_eq!(served.access(), Access::DisallowAll);
+                prop_assert!(matches!(result, Some(FetchResult::Unreachable(_))));
+            }
             // Past the stale limit: the policy's choice, never the copy.
             Some(_) => {
                 prop_assert!(
