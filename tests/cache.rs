@@ -523,6 +523,30 @@ async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
     assert_eq!(requests(&server).await, 2);
 }
 
+/// A `get` made after `invalidate` returns fetches again, even while the
+/// fetch from before the `invalidate` is still under way: it does not join
+/// that fetch. (Until session 32 it did, and got the answer from before.)
+#[tokio::test]
+async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
+    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let (cache, _clock) = cache();
+    let first = get_under_way(&cache, &server).await;
+    cache.invalidate(server.uri()).await.unwrap();
+    // The server's rules change meanwhile.
+    remount(
+        &server,
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
+    )
+    .await;
+    let after = cache.get(server.uri()).await.unwrap();
+    assert!(!after.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert_rules(&first.await.unwrap().unwrap());
+    // The second answer is the one kept.
+    let kept = cache.get(server.uri()).await.unwrap();
+    assert!(!kept.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert_eq!(requests(&server).await, 1, "one fetch since the remount");
+}
+
 /// An `invalidate` of another origin during a first fetch does not touch
 /// it: its answer is kept. (Until session 20 any invalidation dropped it,
 /// and the next lookup fetched again.)
@@ -667,7 +691,11 @@ async fn past_the_stale_limit_no_lookup_gets_the_copy_during_a_refresh() {
     assert_eq!(meanwhile.access(), Access::AllowAll);
     assert!(matches!(result(&meanwhile), FetchResult::Unavailable(_)));
     assert_eq!(refresh.await.unwrap().unwrap().access(), Access::AllowAll);
-    assert_eq!(cache.stats().stale_served, 2, "the copy, on day 1 only");
+    assert_eq!(
+        cache.stats().stale_served,
+        2,
+        "the copy, before the limit only"
+    );
 }
 
 /// One failed fetch, then nobody asks for a month: past the stale limit,

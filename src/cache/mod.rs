@@ -271,8 +271,9 @@ impl RobotsCache {
     }
 
     /// Forgets the origin of `url`, so the next `get` fetches it again. A
-    /// fetch or refresh of it already under way still answers its callers,
-    /// and is not kept; those of other origins are not touched.
+    /// fetch or refresh of it already under way still answers the callers
+    /// waiting for it, and is not kept; a `get` made after this returns
+    /// does not join it, but fetches anew. Other origins are not touched.
     ///
     /// Fails only for input that can have no robots.txt.
     pub async fn invalidate(&self, url: impl AsRef<str>) -> Result<(), Error> {
@@ -351,6 +352,9 @@ impl Inner {
     async fn load(this: &Arc<Inner>, key: &str) -> Result<Arc<Robots>, Error> {
         let began = this.invalidations.stamp();
         let load = async {
+            // What the fetch gives is as old as its start: stamped so, an
+            // `invalidate` while it is under way shows (below).
+            let fetch_began = this.invalidations.stamp();
             // An unreachable origin evicted earlier: no request before its
             // retry time, and its failures go on counting.
             // (`get`, then `invalidate`: `remove` may return an entry an
@@ -372,12 +376,9 @@ impl Inner {
             let fetched = this.fetcher.fetch(key).await?;
             this.count_fetch(&fetched, false);
             let now = this.clock.now();
-            Ok::<_, Error>(this.stamped(Entry::after_fetch(
-                kept.as_deref(),
-                fetched,
-                now,
-                &this.policy,
-            )))
+            let mut entry = Entry::after_fetch(kept.as_deref(), fetched, now, &this.policy);
+            entry.stamp = fetch_began;
+            Ok::<_, Error>(Arc::new(entry))
         };
         let entry = this
             .map
@@ -386,12 +387,16 @@ impl Inner {
             .await
             .map_err(|error: Arc<Error>| Error::clone(&error))?;
         // An `invalidate` of this origin while this fetch was under way came
-        // after the fetch began, so what it fetched must not outlive it: the
-        // caller gets it, the cache forgets it. (Past what the log of
-        // invalidations holds, it is forgotten too: the cost is one more
-        // fetch.)
-        if entry.is_fresh() && this.invalidations.since(key, began) != Since::No {
+        // after the fetch began, so what it fetched must not outlive it:
+        // the cache forgets it. (Past what the log of invalidations holds,
+        // it is forgotten too: the cost is one more fetch.) A caller that
+        // was under way before the `invalidate` gets it; one that began
+        // after (it joined the fetch) asked for a new one, and gets that.
+        if this.invalidations.since(key, entry.value().stamp) != Since::No {
             this.remove_if_ours(key, entry.value()).await;
+            if this.invalidations.since(key, began) == Since::No {
+                return Box::pin(Inner::load(this, key)).await;
+            }
         }
         Ok(Arc::clone(entry.value().served_at(this.clock.now())))
     }
