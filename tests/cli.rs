@@ -696,6 +696,33 @@ async fn robots_url_option_fetches_that_origin_once() {
     );
 }
 
+/// Output closed early (`| head -1`): the run ends quietly, and its exit
+/// status still says a URL was disallowed. (Until session 32 it was 0.)
+#[tokio::test]
+async fn output_closed_early_keeps_the_exit_status() {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keepout"))
+        .args(["check", "-a", "SomeBot", "-r", FILE, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the keepout binary runs");
+    // Far more verdicts than a pipe holds, all disallowed.
+    let urls = "https://example.com/private/x\n".repeat(50_000);
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(urls.as_bytes()).await.unwrap();
+    drop(input);
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next_line().await.unwrap().unwrap();
+    assert_eq!(first, format!("{FILE}: local file, 455 bytes"));
+    drop(lines);
+    let out = child.wait_with_output().await.unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 // --- show ---
 
 #[tokio::test]

@@ -127,8 +127,11 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         next: 0,
         any_disallowed: false,
     };
-    match &robots_source {
-        Some(source) => printer.loaded(0, source.load(&fetcher, Extent::Fetched).await?)?,
+    let printed = match &robots_source {
+        Some(source) => {
+            let loaded = source.load(&fetcher, Extent::Fetched).await?;
+            printer.loaded(0, loaded)
+        }
         None => {
             let wanted = origins.len() > 1 || inputs.len() >= 100;
             fetch_all(
@@ -138,10 +141,16 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
                 wanted,
                 &mut printer,
             )
-            .await?
+            .await
         }
+    };
+    match printed.and_then(|()| Ok(printer.out.flush()?)) {
+        Ok(()) => {}
+        // `keepout check ... | head`: the reader has all it wants; the
+        // status still tells of the verdicts reached.
+        Err(Failure::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(e),
     }
-    printer.out.flush()?;
     Ok(if printer.any_disallowed {
         ExitCode::from(1)
     } else {
