@@ -819,6 +819,8 @@ async fn after_the_stale_limit_the_default_allows_all() {
         shown.contains("allow all") && shown.contains("503"),
         "{shown}"
     );
+    // The status is named once. (Until session 32, twice.)
+    assert_eq!(shown.matches("503").count(), 1, "{shown}");
     // And it keeps retrying.
     clock.advance(Duration::from_secs(3600));
     cache.get(server.uri()).await.unwrap();

@@ -216,8 +216,10 @@ impl FetchResult {
     fn shows_status(&self) -> bool {
         matches!(
             self,
-            FetchResult::Unavailable(UnavailableReason::Status(_))
-                | FetchResult::Unreachable(UnreachableReason::Status(_))
+            FetchResult::Unavailable(
+                UnavailableReason::Status(_)
+                    | UnavailableReason::UnreachableTooLong(UnreachableReason::Status(_))
+            ) | FetchResult::Unreachable(UnreachableReason::Status(_))
                 | FetchResult::StaleCopy(_)
         )
     }
