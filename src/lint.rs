@@ -53,9 +53,9 @@ pub enum WarningKind {
     /// An allow, disallow, crawl-delay or request-rate line before the first
     /// user-agent line; ignored (RFC 9309 section 2.1).
     RuleOutsideGroup,
-    /// A pattern that starts with neither `/` nor `*`, so it matches no path
-    /// (every path starts with `/`; RFC 9309 section 2.2.2 requires a
-    /// leading `/`).
+    /// A pattern that starts with neither `/` nor a wildcard `*` (under
+    /// MK1996 matching, `*` is not one), so it matches no path (every path
+    /// starts with `/`; RFC 9309 section 2.2.2 requires a leading `/`).
     PatternNotRooted,
     /// A user-agent value with no product token (`[A-Za-z0-9_-]`) at its
     /// start, which no crawler can match.
@@ -80,7 +80,12 @@ pub enum WarningKind {
         /// The repeated directive.
         directive: Directive,
     },
-    /// An empty value where one is required (sitemap, host, user-agent).
+    /// An empty user-agent line after rules: as in Google's parser, it
+    /// ends the group above, and the rules after it (up to the next
+    /// user-agent line) apply to no crawler.
+    EmptyUserAgentEndsGroup,
+    /// An empty value where one is required (sitemap, host, user-agent);
+    /// ignored.
     EmptyValue {
         /// The directive with no value.
         directive: Directive,
@@ -119,7 +124,7 @@ impl fmt::Display for WarningKind {
                 f.write_str("rule before any user-agent line; ignored")
             }
             WarningKind::PatternNotRooted => {
-                f.write_str("pattern starts with neither '/' nor '*'; it matches no path")
+                f.write_str("pattern starts with neither '/' nor a wildcard; it matches no path")
             }
             WarningKind::InvalidUserAgent => {
                 f.write_str("user-agent value has no product token; no crawler matches it")
@@ -134,6 +139,9 @@ impl fmt::Display for WarningKind {
             WarningKind::Duplicate { directive } => write!(
                 f,
                 "second {directive} for the same user-agent lines; the first one is used"
+            ),
+            WarningKind::EmptyUserAgentEndsGroup => f.write_str(
+                "empty User-agent value after rules: it ends the group above, and the rules after it apply to no crawler",
             ),
             WarningKind::EmptyValue { directive } => write!(f, "empty {directive} value; ignored"),
             WarningKind::LineTooLong => write!(
@@ -189,8 +197,14 @@ impl fmt::Display for Shadowed<'_> {
                 "line {} '{by}' matches the same paths and is longer",
                 by.line()
             )
-        } else if rule.kind() == by.kind() {
+        } else if rule.kind() == by.kind() && rule.normalized() == by.normalized() {
             write!(f, "it repeats line {} '{by}'", by.line())
+        } else if rule.kind() == by.kind() {
+            write!(
+                f,
+                "line {} '{by}' matches the same paths and, earlier, wins the tie",
+                by.line()
+            )
         } else {
             write!(
                 f,

@@ -248,8 +248,10 @@ impl Robots {
         extension(&self.parsed, groups, names, |e| e.request_rate).map(|(r, _)| r)
     }
 
-    /// The `Sitemap` URLs, in file order, as written. Sitemap records belong
-    /// to no group (RFC 9309 section 2.2.4).
+    /// The `Sitemap` URLs, in file order, as written (but a value that is
+    /// not UTF-8 has its octets past ASCII percent-encoded, as a URL
+    /// carries them). Sitemap records belong to no group (RFC 9309 section
+    /// 2.2.4).
     ///
     /// ```
     /// let robots = keepout::Robots::parse("Sitemap: https://example.com/a.xml\nUser-agent: *\nSitemap: https://example.com/b.xml\n");

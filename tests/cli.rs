@@ -749,7 +749,7 @@ warnings: 6
   line 10: 'Disallow: /private' never decides: it repeats line 6 'Disallow: /private'
   line 12: 'Disallow: /search' never decides: line 11 'Allow: /search*' matches the same paths and is longer
   line 19: unknown key \"Noindex\" (kept as a record)
-  line 20: pattern starts with neither '/' nor '*'; it matches no path
+  line 20: pattern starts with neither '/' nor a wildcard; it matches no path
 "
     );
     assert_eq!(run.stdout, want);

@@ -2,7 +2,7 @@
 //! syntax, junk. Each test writes the oddity into a small file and checks
 //! both that the rule is understood and what warning is recorded.
 
-use keepout::{Directive, Robots, WarningKind};
+use keepout::{Directive, ParseOptions, Robots, WarningKind};
 
 fn blocks(body: impl AsRef<[u8]>, agent: &str, url: &str) -> bool {
     !Robots::parse(body).is_allowed(agent, url)
@@ -282,6 +282,64 @@ fn garbage_never_panics() {
     }
 }
 
+/// Lint messages that say what the parser did (session 32's review): an
+/// empty user-agent line after rules ends a group rather than being
+/// ignored; under MK1996 a leading `*` is no wildcard; rules that match the
+/// same paths are not "repeats" unless their normal forms are equal.
+#[test]
+fn lint_messages_say_what_happened() {
+    let text = |robots: &Robots| -> Vec<String> {
+        robots.warnings().iter().map(|w| w.to_string()).collect()
+    };
+    let robots =
+        Robots::parse("User-agent: a\nUser-agent:\nDisallow: /x\nUser-agent:\nDisallow: /y\n");
+    assert_eq!(
+        text(&robots),
+        [
+            "line 2: empty User-agent value; ignored",
+            "line 4: empty User-agent value after rules: it ends the group above, and the rules after it apply to no crawler",
+        ]
+    );
+    assert!(!robots.is_allowed("a", "/x"));
+    assert!(robots.is_allowed("a", "/y"));
+
+    let body = "User-agent: *\nDisallow: *\nDisallow: *.pdf\n";
+    assert!(Robots::parse(body).warnings().is_empty());
+    let literal = ParseOptions::new().mk1996(true).parse(body);
+    let lines: Vec<u32> = literal.warnings().iter().map(|w| w.line).collect();
+    assert_eq!(lines, [2, 3]);
+    assert!(literal.is_allowed("bot", "/x.pdf"));
+
+    // Sitemaps are kept as written, but a value that is not UTF-8 has its
+    // octets past ASCII percent-encoded, as a URL carries them.
+    let robots = Robots::parse(
+        &b"Sitemap: https://example.com/\xFFs\xC3\xA9.xml\nSitemap: https://example.com/\xC3\xA9\n"
+            [..],
+    );
+    let sitemaps: Vec<&str> = robots.sitemaps().collect();
+    assert_eq!(
+        sitemaps,
+        [
+            "https://example.com/%FFs%C3%A9.xml",
+            "https://example.com/\u{e9}"
+        ]
+    );
+
+    let robots = Robots::parse("User-agent: *\nDisallow: /a**\nDisallow: /a*$\nDisallow: /%61**\n");
+    let shadowed: Vec<String> = robots
+        .shadowed_rules()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(
+        shadowed,
+        [
+            "'Disallow: /a*$' never decides: line 2 'Disallow: /a**' matches the same paths and, earlier, wins the tie",
+            "'Disallow: /%61**' never decides: it repeats line 2 'Disallow: /a**'",
+        ]
+    );
+}
+
 #[test]
 fn warnings_name_the_line_and_problem() {
     let body = "Disallow: /early\nUser-agent: *\nDisallow: relative\nCrawl-delay: soon\nFrobnicate: yes\nUser-agent: (none)\n";
@@ -291,7 +349,7 @@ fn warnings_name_the_line_and_problem() {
         got,
         [
             "line 1: rule before any user-agent line; ignored",
-            "line 3: pattern starts with neither '/' nor '*'; it matches no path",
+            "line 3: pattern starts with neither '/' nor a wildcard; it matches no path",
             "line 4: invalid Crawl-delay value; ignored",
             "line 5: unknown key \"Frobnicate\" (kept as a record)",
             "line 6: user-agent value has no product token; no crawler matches it",

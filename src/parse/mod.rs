@@ -796,6 +796,7 @@ impl Builder {
     fn empty_user_agent(&mut self, line: u32) {
         if self.rule_seen && !self.groups.is_empty() {
             self.start_group(line);
+            return self.warn(line, WarningKind::EmptyUserAgentEndsGroup);
         }
         self.warn(
             line,
@@ -892,7 +893,14 @@ impl Builder {
         } else {
             len
         };
-        if !matches!(value.first(), Some(b'/' | b'*')) {
+        // A path starts with `/`; so can a pattern, or with a wildcard,
+        // which `*` is not under MK1996.
+        let rooted = match value.first() {
+            Some(b'/') => true,
+            Some(b'*') => !self.literal,
+            _ => false,
+        };
+        if !rooted {
             self.warn(line, WarningKind::PatternNotRooted);
         }
         let rule_index = self.rules.len() as u32;

@@ -184,6 +184,7 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
         WarningKind::InvalidValue { .. } => "invalid_value",
         WarningKind::JoinsGroup { .. } => "joins_group",
         WarningKind::Duplicate { .. } => "duplicate",
+        WarningKind::EmptyUserAgentEndsGroup => "empty_user_agent_ends_group",
         WarningKind::EmptyValue { .. } => "empty_value",
         WarningKind::LineTooLong => "line_too_long",
         WarningKind::NulByte => "nul_byte",
