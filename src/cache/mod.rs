@@ -389,12 +389,15 @@ impl Inner {
         // An `invalidate` of this origin while this fetch was under way came
         // after the fetch began, so what it fetched must not outlive it:
         // the cache forgets it. (Past what the log of invalidations holds,
-        // it is forgotten too: the cost is one more fetch.) A caller that
-        // was under way before the `invalidate` gets it; one that began
-        // after (it joined the fetch) asked for a new one, and gets that.
-        if this.invalidations.since(key, entry.value().stamp) != Since::No {
+        // what this call put in is forgotten too: the cost is one more
+        // fetch. An entry kept from an eviction has an older stamp, and is
+        // not dropped on such doubt.) A caller that was under way before
+        // the `invalidate` gets it; one that began after (it joined the
+        // fetch) asked for a new one, and gets that.
+        let forgotten = this.invalidations.since(key, entry.value().stamp) == Since::Yes;
+        if forgotten || (entry.is_fresh() && this.invalidations.since(key, began) != Since::No) {
             this.remove_if_ours(key, entry.value()).await;
-            if this.invalidations.since(key, began) == Since::No {
+            if forgotten && this.invalidations.since(key, began) == Since::No {
                 return Box::pin(Inner::load(this, key)).await;
             }
         }
