@@ -24,9 +24,11 @@ path; `-` reads stdin; anything else is read as a local file (whole: lines past
 500 KiB are shown, and flagged; a file over 64 MiB is refused).
 
 Warnings cover misspelled keys that were accepted, unknown keys, rules outside
-groups, patterns starting with neither '/' nor '*', rules shadowed by another
-rule of their group (they never decide), lines over the line limit and files
-over the 500 KiB a crawler must read (RFC 9309 section 2.5).
+groups, patterns starting with neither '/' nor a wildcard, user-agent lines
+that join the group above (after a crawl-delay or request-rate line), empty
+user-agent lines that end a group, rules shadowed by another rule of their
+group (they never decide), lines over the line limit and files over the
+500 KiB a crawler must read (RFC 9309 section 2.5).
 
 Exit status: 0, or 2 on bad input (unreadable file, invalid URL).";
 
