@@ -190,11 +190,11 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
             total - allow
         );
         if let Some(d) = g.crawl_delay() {
-            let each = per_agent(robots, g, d, |a| a.crawl_delay(), |d| seconds(*d));
+            let each = per_agent(g, d, |a| robots.crawl_delay(a), |d| seconds(*d));
             details.push_str(&format!(", crawl-delay {each}"));
         }
         if let Some(r) = g.request_rate() {
-            let each = per_agent(robots, g, r, |a| a.request_rate(), |r| r.to_string());
+            let each = per_agent(g, r, |a| robots.request_rate(a), |r| r.to_string());
             details.push_str(&format!(", request-rate {each}"));
         }
         writeln!(out, "    {details}")?;
@@ -238,16 +238,12 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
 /// lines split by extension lines give its crawlers different values
 /// (`Robots::crawl_delay`), each crawler's: `2s for usasearch, 10s for *`.
 fn per_agent<T: PartialEq>(
-    robots: &keepout::Robots,
     group: keepout::GroupView<'_>,
     first: T,
-    value: impl Fn(&keepout::Agent<'_>) -> Option<T>,
+    value: impl Fn(&str) -> Option<T>,
     show: impl Fn(&T) -> String,
 ) -> String {
-    let each: Vec<(&str, Option<T>)> = group
-        .agents()
-        .map(|name| (name, value(&robots.agent(name))))
-        .collect();
+    let each: Vec<(&str, Option<T>)> = group.agents().map(|name| (name, value(name))).collect();
     if each.iter().all(|(_, v)| v.as_ref() == Some(&first)) {
         return show(&first);
     }
