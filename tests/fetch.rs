@@ -543,15 +543,21 @@ async fn gzip_body_is_decoded() {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     encoder.write_all(RULES.as_bytes()).unwrap();
     let gzipped = encoder.finish().unwrap();
+    let (server, robots) = fetch_coded("gzip", gzipped).await;
+    assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), RULES.len());
+    assert_rules(&robots, &server.uri());
+}
+
+/// Serves `body` as a 200 with `Content-Encoding: coding`, and fetches it.
+async fn fetch_coded(coding: &str, body: Vec<u8>) -> (MockServer, Robots) {
     let server = serve(
         ResponseTemplate::new(200)
-            .set_body_raw(gzipped, "text/plain")
-            .insert_header("content-encoding", "gzip"),
+            .set_body_raw(body, "text/plain")
+            .insert_header("content-encoding", coding),
     )
     .await;
     let robots = fetcher().fetch(server.uri()).await.unwrap();
-    assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), RULES.len());
-    assert_rules(&robots, &server.uri());
+    (server, robots)
 }
 
 /// `RULES` in `coding` (as HTTP names it: `gzip`, `deflate` for zlib,
@@ -603,13 +609,7 @@ async fn content_codings_are_decoded_whatever_their_case() {
         ("br", "br"),
         ("BR", "br"),
     ] {
-        let server = serve(
-            ResponseTemplate::new(200)
-                .set_body_raw(encoded(coding), "text/plain")
-                .insert_header("content-encoding", header_value),
-        )
-        .await;
-        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let (server, robots) = fetch_coded(header_value, encoded(coding)).await;
         let outcome = robots.fetch_outcome().unwrap();
         assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value}");
         assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value}");
@@ -641,13 +641,7 @@ async fn undecodable_bodies_are_unreachable() {
         ("gzip", corrupt, "gzip data"),
         ("br", b"not brotli at all".to_vec(), "brotli data"),
     ] {
-        let server = serve(
-            ResponseTemplate::new(200)
-                .set_body_raw(body, "text/plain")
-                .insert_header("content-encoding", coding),
-        )
-        .await;
-        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let (server, robots) = fetch_coded(coding, body).await;
         let outcome = robots.fetch_outcome().unwrap();
         match outcome.result() {
             FetchResult::Unreachable(UnreachableReason::Body(text)) => {
@@ -716,13 +710,7 @@ async fn bytes_after_the_coded_data_are_ignored() {
         ),
         ("br", [encoded("br"), b"\n".to_vec()].concat(), RULES.len()),
     ] {
-        let server = serve(
-            ResponseTemplate::new(200)
-                .set_body_raw(body, "text/plain")
-                .insert_header("content-encoding", coding),
-        )
-        .await;
-        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        let (server, robots) = fetch_coded(coding, body).await;
         let outcome = robots.fetch_outcome().unwrap();
         assert_eq!(outcome.result(), &FetchResult::Fetched, "{coding}");
         assert_eq!(outcome.body_bytes(), bytes, "{coding}");
@@ -732,13 +720,7 @@ async fn bytes_after_the_coded_data_are_ignored() {
 
     // A second member that starts as gzip does but is not is still an
     // error: only what cannot begin a member is taken as padding.
-    let server = serve(
-        ResponseTemplate::new(200)
-            .set_body_raw([gzip, vec![0x1F, 0x00, 0, 0]].concat(), "text/plain")
-            .insert_header("content-encoding", "gzip"),
-    )
-    .await;
-    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let (_server, robots) = fetch_coded("gzip", [gzip, vec![0x1F, 0x00, 0, 0]].concat()).await;
     match robots.fetch_outcome().unwrap().result() {
         FetchResult::Unreachable(UnreachableReason::Body(text)) => {
             assert!(text.contains("gzip data"), "{text}")
