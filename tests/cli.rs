@@ -43,9 +43,9 @@ impl Run {
     }
 }
 
-/// Runs the binary with `args`, feeding it `stdin`.
-async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_keepout"))
+/// Starts the binary with `args`, its stdin, stdout and stderr piped.
+fn spawn(args: &[impl AsRef<std::ffi::OsStr>]) -> tokio::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_keepout"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -53,7 +53,12 @@ async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: &str) -> Run {
         // A test giving up on a run (a timeout) ends it.
         .kill_on_drop(true)
         .spawn()
-        .expect("the keepout binary runs");
+        .expect("the keepout binary runs")
+}
+
+/// Runs the binary with `args`, feeding it `stdin`.
+async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: &str) -> Run {
+    let mut child = spawn(args);
     let mut input = child.stdin.take().unwrap();
     // The binary may exit without reading stdin (bad input found first).
     match input.write_all(stdin.as_bytes()).await {
@@ -701,14 +706,7 @@ async fn robots_url_option_fetches_that_origin_once() {
 #[tokio::test]
 async fn output_closed_early_keeps_the_exit_status() {
     use tokio::io::AsyncBufReadExt;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_keepout"))
-        .args(["check", "-a", "SomeBot", "-r", FILE, "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the keepout binary runs");
+    let mut child = spawn(&["check", "-a", "SomeBot", "-r", FILE, "-"]);
     // Far more verdicts than a pipe holds, all disallowed.
     let urls = "https://example.com/private/x\n".repeat(50_000);
     let mut input = child.stdin.take().unwrap();
