@@ -7,7 +7,10 @@
 //! 1. `%HH` of an *unreserved* character (RFC 3986 section 2.3: `A-Z a-z 0-9
 //!    - . _ ~`) is decoded: `%7E` becomes `~`.
 //! 2. Any other `%HH` is kept encoded, hex upper-cased: `%2f` becomes `%2F`.
-//! 3. A `%` not followed by two hex digits is itself encoded: `%25`.
+//! 3. A `%` not followed by two hex digits is itself encoded: `%25`. But a
+//!    `%` that ends a pattern's text (at its end or before a `*`) is kept,
+//!    so that it matches any escape in a path: `Disallow: /a/%` matches
+//!    `/a/%E2%80%A6`, as in Google's library, and `/a/%` (`/a/%25`).
 //! 4. Octets outside printable US-ASCII, and the ASCII characters that may not
 //!    appear in a URI (space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`,
 //!    `}`), are encoded byte by byte: `ツ` becomes `%E3%83%84`. Bytes that are
@@ -191,10 +194,30 @@ fn step_last(input: &[u8], i: usize, mode: Mode, last: bool) -> Option<(Replacem
                         None // already `%HH`, upper-case, reserved: normal
                     }
                 }
+                _ if cut_escape(input, i, mode, |j| j == input.len()) => None,
                 _ => Some((Replacement::Escape(b'%'), 1)),
             }
         }
     }
+}
+
+/// Whether a pattern keeps the `%` at `input[i]`, which starts no escape,
+/// as written rather than as data, `%25`: when the pattern's text ends
+/// right after it, at the pattern's end or a `*` wildcard.
+///
+/// RFC 9309 says nothing of a `%` without two hex digits, and a path reads
+/// it as data (RFC 3986 section 2.4). But Google's library compares
+/// patterns as written, so there `Disallow: /item/*/%` matches any escape
+/// after `/item/x/`. Kept, the `%` does so here too: in normal form every
+/// `%` of a path starts an escape, `%25` included, so the pattern still
+/// matches the URL it spells. (A hex digit after it, `/%E3%8`, could be
+/// either a cut escape or data; it stays data, so that `Disallow: /a%4`
+/// blocks the URL `/a%4`.) `ends_at(j)` says whether the pattern's text
+/// ends at `input[j]`.
+#[inline]
+fn cut_escape(input: &[u8], i: usize, mode: Mode, ends_at: impl Fn(usize) -> bool) -> bool {
+    mode != Mode::Path
+        && (ends_at(i + 1) || (mode == Mode::Pattern && input.get(i + 1) == Some(&b'*')))
 }
 
 enum Replacement {
@@ -525,9 +548,21 @@ fn line_octet(
             let digit = |at: usize| body.get(at).map_or(NOT_HEX, |&c| HEX_DIGIT[c as usize]);
             let (hi, lo) = (digit(i + 1), digit(i + 2));
             if (hi | lo) & NOT_HEX != 0 {
-                // A `%` that starts no escape is itself encoded.
-                Replacement::Escape(b'%').write_to(out);
-                v.seen.rewritten = true;
+                // A `%` that starts no escape is itself encoded, unless
+                // the value's text ends after it (at trailing spaces and
+                // what ends the value, or at a wildcard).
+                let ends_at = |mut j: usize| {
+                    while body.get(j).is_some_and(|&c| is_space(c)) {
+                        j += 1;
+                    }
+                    body.get(j).is_none_or(|&c| ends_value(c))
+                };
+                if cut_escape(body, i, mode, ends_at) {
+                    out.push(b'%');
+                } else {
+                    Replacement::Escape(b'%').write_to(out);
+                    v.seen.rewritten = true;
+                }
                 return Ok(i + 1);
             }
             let c = (hi & 15) << 4 | (lo & 15);
@@ -589,7 +624,9 @@ pub(crate) fn normalize_into(input: &[u8], mode: Mode, out: &mut Vec<u8>) -> See
                 // `%HH` already normal, or an operator in a pattern: keep it,
                 // and do not re-examine an escape's hex digits.
                 match input[i] {
-                    b'%' => i = skip_normal_escapes(input, i + 3),
+                    // An escape in normal form, or a `%` that ends a
+                    // pattern's text (`cut_escape`).
+                    b'%' => i = skip_normal_escapes(input, i).max(i + 1),
                     b'*' => {
                         seen.star = true;
                         i += 1;
@@ -622,7 +659,7 @@ fn first_rewrite(input: &[u8], mode: Mode) -> Option<usize> {
             return Some(i);
         }
         if input[i] == b'%' {
-            i = skip_normal_escapes(input, i + 3);
+            i = skip_normal_escapes(input, i).max(i + 1);
         } else {
             i += 1;
         }
@@ -697,6 +734,31 @@ mod tests {
         assert_eq!(p("/100%"), "/100%25");
         assert_eq!(p("/%zz"), "/%25zz");
         assert_eq!(p("/%4"), "/%254");
+        assert_eq!(pat("/a%zz"), "/a%25zz");
+        assert_eq!(pat("/a%4g/"), "/a%254g/");
+        assert_eq!(pat("/a% b"), "/a%25%20b");
+        // Before the anchor, the `%` is the path's last octet: data.
+        assert_eq!(pat("/a%$"), "/a%25$");
+        assert_eq!(pat("/a%%41"), "/a%25A");
+    }
+
+    /// A `%` that ends a pattern's text is kept, a prefix of any escape
+    /// in a path (`cut_escape`).
+    #[test]
+    fn a_pattern_may_end_with_a_percent_sign() {
+        assert_eq!(pat("/itm/*/%"), "/itm/*/%");
+        assert!(matches!(normalize(b"/a%", Mode::Pattern), Cow::Borrowed(_)));
+        assert_eq!(pat("/a%*b"), "/a%*b");
+        assert_eq!(pat("/a%**x%"), "/a%**x%");
+        // With a digit after it, it is data.
+        assert_eq!(pat("/%E3%8"), "/%E3%258");
+        assert_eq!(pat("/a%4*"), "/a%254*");
+        let literal = |s: &str| {
+            String::from_utf8(normalize(s.as_bytes(), Mode::LiteralPattern).into_owned()).unwrap()
+        };
+        assert_eq!(literal("/a%"), "/a%");
+        // Under MK1996 a `*` is data, not the end of the pattern's text.
+        assert_eq!(literal("/a%*"), "/a%25%2A");
     }
 
     /// The normaliser as first written: one octet at a time.
@@ -706,7 +768,11 @@ mod tests {
         while i < input.len() {
             match step(input, i, mode) {
                 None => {
-                    let n = if input[i] == b'%' { 3 } else { 1 };
+                    // An escape, or a `%` that ends a pattern's text.
+                    let escape = input
+                        .get(i + 1..i + 3)
+                        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+                    let n = if input[i] == b'%' && escape { 3 } else { 1 };
                     out.extend_from_slice(&input[i..i + n]);
                     i += n;
                 }
@@ -729,6 +795,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
                     "a", "/", "abcdefgh", "%", "%2f", "%2F", "%41", "%zz", "*", "$", "é", " ", "~",
+                    "%e", "%4",
                 ][..]),
                 0..24,
             ),
@@ -803,7 +870,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
                     "a", "/", "abcdefghijklmno", "%", "%2f", "%2F", "%41", "%zz", "*", "$", "é",
-                    "%e3", "%7E", "%4a", "%G1", "%E3%83%84", "%2A", "%7e",
+                    "%e3", "%7E", "%4a", "%G1", "%E3%83%84", "%2A", "%7e", "%e", "%4",
                     " ", "\t", "~", "!", "\"", "{", "|", "}", "<", ">", "^", "`", "\\", "\u{7f}",
                 ][..]),
                 0..40,

@@ -210,6 +210,40 @@ fn a_missing_colon_is_accepted() {
     );
 }
 
+/// A pattern whose text ends with a `%` (eBay's file has `Disallow:
+/// /itm/*/%`) matches any percent-escape there, as Google's library reads
+/// it; a `%` that starts no escape elsewhere is data, `%25`.
+#[test]
+fn a_pattern_ending_in_a_percent_sign_matches_any_escape() {
+    let robots = Robots::parse(
+        "User-agent: *\nDisallow: /itm/*/% # eBay\nDisallow: /q%*x\nDisallow: /100%$\nDisallow: /b%E\n",
+    );
+    for blocked in [
+        "/itm/123/%E2%80%A6",
+        "/itm/123/%e2%80%a6",
+        "/itm/123/ツ",
+        "/itm/123/%",
+        "/itm/123/%zz",
+        "/q%2Fx",
+        "/100%",
+        "/b%E",
+    ] {
+        assert!(!robots.is_allowed("bot", blocked), "{blocked}");
+    }
+    // `%41` is `A` in normal form; `/b%E` is data, not a cut escape.
+    for allowed in ["/itm/123/%41", "/itm/123/x", "/100%/x", "/b%E9"] {
+        assert!(robots.is_allowed("bot", allowed), "{allowed}");
+    }
+    let rules: Vec<_> = robots
+        .groups()
+        .next()
+        .unwrap()
+        .rules()
+        .map(|r| r.normalized().to_owned())
+        .collect();
+    assert_eq!(rules, ["/itm/*/%", "/q%*x", "/100%25$", "/b%25E"]);
+}
+
 #[test]
 fn very_long_lines_are_cut_like_googles_parser() {
     let limit = keepout::limits::MAX_LINE_LEN;

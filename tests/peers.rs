@@ -139,6 +139,17 @@ fn normal(s: &str) -> String {
     out
 }
 
+/// A pattern in [`normal`] form, but for a `%` that ends its text (at its
+/// end or before a `*`): kept, a prefix of any escape, as Google's library
+/// reads `Disallow: /itm/*/%`.
+fn normal_pattern(s: &str) -> String {
+    let piece = |p: &str| match p.strip_suffix('%') {
+        Some(p) => normal(p) + "%",
+        None => normal(p),
+    };
+    s.split('*').map(piece).collect::<Vec<_>>().join("*")
+}
+
 /// Section 2.2.2, independently: is `path` allowed for `agent` by the
 /// groups keepout found for it? The longest matching rule in [`normal`]
 /// form decides, allow winning a tie; no match allows.
@@ -147,7 +158,7 @@ fn decide(robots: &Robots, agent: &str, path: &str) -> bool {
     let mut best: Option<(usize, bool)> = None;
     for group in robots.agent(agent).groups() {
         for rule in group.rules() {
-            let pattern = normal(rule.pattern());
+            let pattern = normal_pattern(rule.pattern());
             if !matches(&pattern, &path) {
                 continue;
             }
@@ -323,4 +334,6 @@ fn the_independent_normal_form_is_that_of_section_2_2_2() {
     assert_eq!(normal("/a b"), "/a%20b");
     assert_eq!(normal("/%2f%7e%"), "/%2F~%25");
     assert_eq!(normal("/*.php$"), "/*.php$");
+    assert_eq!(normal_pattern("/itm/*/%"), "/itm/*/%");
+    assert_eq!(normal_pattern("/a%*%2f%$"), "/a%*%2F%25$");
 }

@@ -56,7 +56,13 @@ fn naive(input: &[u8], mode: Mode) -> Vec<u8> {
                 i += 3;
                 continue;
             }
-            escape(&mut out, b'%');
+            // A `%` that ends a pattern's text is kept; otherwise it is data.
+            let ends = i + 1 == input.len() || (mode == Mode::Pattern && input[i + 1] == b'*');
+            if mode != Mode::Path && ends {
+                out.push(b'%');
+            } else {
+                escape(&mut out, b'%');
+            }
         } else if b == b'*' && mode == Mode::Pattern {
             out.push(b'*');
         } else if b == b'$' && mode == Mode::Pattern && i + 1 == input.len() {
@@ -158,9 +164,14 @@ fuzz_target!(|data: &[u8]| {
     );
     assert_eq!(keepout::__fuzz::normalize_pattern(&pattern, false), pattern);
     assert_eq!(keepout::__fuzz::normalize_pattern(&literal, true), literal);
-    // A path never contains operators; a literal pattern is a path.
+    // A path never contains operators; a literal pattern is a path, but
+    // for a final `%`, which it keeps.
     assert!(!path.contains(&b'*') && !path.contains(&b'$'));
-    assert_eq!(literal, path);
+    if data.last() == Some(&b'%') {
+        assert_eq!([&literal[..], b"25"].concat(), path);
+    } else {
+        assert_eq!(literal, path);
+    }
 
     // 2. Round trips through the public API.
     let (head, bits) = data.split_at(data.len() / 2);
