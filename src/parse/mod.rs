@@ -708,14 +708,19 @@ impl Builder {
         if (b.last_line - b.first_line) as usize + 1 != r1 - r0 {
             return false;
         }
-        // No warning about its lines (warnings are in line order).
-        if self
-            .notes
-            .raw_warnings()
-            .iter()
-            .rev()
-            .take_while(|w| w.line >= b.first_line)
-            .any(|w| w.line <= b.last_line)
+        // No warning about its lines. Warnings are in line order, and
+        // found by a binary search: every later group may repeat the block,
+        // and a walk back over the warnings since it would make a file of
+        // many such groups, each with a warning, quadratic.
+        let warnings = self.notes.raw_warnings();
+        let first_after = warnings.partition_point(|w| {
+            #[cfg(test)]
+            tests::WARNINGS_READ.with(|n| n.set(n.get() + 1));
+            w.line < b.first_line
+        });
+        if warnings
+            .get(first_after)
+            .is_some_and(|w| w.line <= b.last_line)
         {
             return false;
         }
@@ -1248,6 +1253,8 @@ mod tests {
     thread_local! {
         /// Blocks `repeat_block` has taken on this thread.
         pub(super) static REPEATED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        /// Warnings `repeat_block` has read on this thread.
+        pub(super) static WARNINGS_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     }
 
     #[test]
@@ -1320,6 +1327,39 @@ mod tests {
         assert_eq!(c.rule().map(|r| r.line()), Some(14));
         assert!(!robots.is_allowed("d", "https://example.com/more"));
         assert!(robots.is_allowed("c", "https://example.com/more"));
+    }
+
+    /// Whether a repeated block's lines have a warning is found by a binary
+    /// search over the warnings, not by a walk back over all those since
+    /// the block: a file of thousands of groups repeating the first one's
+    /// rules, each with lines that warn, parses in linear time.
+    #[test]
+    fn repeated_groups_with_warnings_read_few_warnings() {
+        let block = "Disallow: /private/directory/one/\nDisallow: /private/directory/two/\n";
+        let groups = 2_000;
+        let mut body = format!("User-agent: a\n{block}");
+        for _ in 0..groups {
+            body.push_str("User-agent: b\nx:\ny:\nz:\n");
+            body.push_str(block);
+        }
+        REPEATED.with(|n| n.set(0));
+        WARNINGS_READ.with(|n| n.set(0));
+        let robots = Robots::parse(&body);
+        assert_eq!(robots.warnings().len(), 3 * groups);
+        assert_eq!(REPEATED.with(|n| n.get()), groups as u32);
+        // About log2(6,000) per group; the walk read 6,000,000 in all.
+        let read = WARNINGS_READ.with(|n| n.get());
+        assert!(read <= 16 * groups as u64, "{read} warnings read");
+        let (fast, general) = parsed_both_ways(body.as_bytes(), false);
+        assert_eq!(fast, general);
+        // A warning on a block's own line still stops the repeat.
+        let block = "Disallow: /private/directory/one/\nDisallow: private\nDisallow: /two/\n";
+        let body = format!("User-agent: a\n{block}User-agent: b\n{block}");
+        REPEATED.with(|n| n.set(0));
+        let robots = Robots::parse(&body);
+        assert_eq!(REPEATED.with(|n| n.get()), 0);
+        let lines: Vec<_> = robots.warnings().iter().map(|w| w.line).collect();
+        assert_eq!(lines, [3, 7]);
     }
 
     /// Sitemap values, which the lexer copies as it scans them sixteen
