@@ -208,6 +208,18 @@ fn a_missing_colon_is_accepted() {
             .iter()
             .any(|w| w.line == 2 && w.kind == WarningKind::Unparsable)
     );
+    // Only a space or tab stands for the colon, as in Google's parser: a
+    // vertical tab or form feed inside is part of a word.
+    for (odd, escaped) in [("\x0b", "%0B"), ("\x0c", "%0C")] {
+        let robots = Robots::parse(format!("User-agent: *\nDisallow{odd}/x\n"));
+        assert!(robots.is_allowed("bot", "/x"));
+        assert_eq!(robots.warnings()[0].kind, WarningKind::Unparsable);
+        let robots = Robots::parse(format!("User-agent: *\nDisallow /x{odd}y\n"));
+        assert!(!robots.is_allowed("bot", &format!("/x{escaped}y")));
+        assert!(robots.is_allowed("bot", "/x"));
+        let robots = Robots::parse(format!("User-agent: *\nDisallow{odd} /x\n"));
+        assert!(!robots.is_allowed("bot", "/x"));
+    }
 }
 
 /// A pattern whose text ends with a `%` (eBay's file has `Disallow:

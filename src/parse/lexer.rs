@@ -519,8 +519,10 @@ pub(crate) struct KeyValue<'a> {
 }
 
 /// Splits `key: value`. Without a colon, `key value` is accepted when the line
-/// is exactly two runs of non-whitespace, as Google's parser does
-/// (`Disallow /x`); anything else is not a record.
+/// is exactly two runs of octets other than space and tab, as Google's
+/// parser does (`Disallow /x`); anything else is not a record. (Only space
+/// and tab separate there, as in RFC 9309's `WS`; a vertical tab or form
+/// feed is part of a word, though trimmed at either end of one.)
 pub(crate) fn split(content: &[u8]) -> Option<KeyValue<'_>> {
     // Keys are short: a plain loop beats a vectorised search here.
     if let Some(i) = content.iter().position(|&b| b == b':') {
@@ -534,13 +536,14 @@ pub(crate) fn split(content: &[u8]) -> Option<KeyValue<'_>> {
             missing_colon: false,
         });
     }
-    let i = content.iter().position(|&b| is_space(b))?;
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    let i = content.iter().position(blank)?;
     let value = trim(&content[i..]);
-    if value.iter().any(|&b| is_space(b)) {
+    if value.iter().any(blank) {
         return None;
     }
     Some(KeyValue {
-        key: &content[..i],
+        key: trim(&content[..i]),
         value,
         missing_colon: true,
     })
