@@ -109,12 +109,13 @@ impl Robots {
     /// percent-encoded normal form (RFC 9309 section 2.2.2).
     ///
     /// The path is read as written, as RFC 3986 and Google's library read
-    /// it: dot segments (`/a/../b`) are not resolved, and `\` is not a path
-    /// separator. An HTTP client that parses URLs by the WHATWG URL
-    /// standard (reqwest, through the `url` crate) would request `/b` for
-    /// `/a/../b`, so check the URL as the client will send it: for
-    /// instance the `as_str()` of a `url::Url`, which a crawler gets anyway
-    /// by resolving links with `Url::join`.
+    /// it: dot segments (`/a/../b`) are not resolved, `\` is not a path
+    /// separator, and a tab or newline inside is data. An HTTP client that
+    /// parses URLs by the WHATWG URL standard (reqwest, through the `url`
+    /// crate) would request `/b` for `/a/../b` (and `/ab` for `/a\tb`), so
+    /// check the URL as the client will send it: for instance the
+    /// `as_str()` of a `url::Url`, which a crawler gets anyway by resolving
+    /// links with `Url::join`.
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
     /// `//x/y` is scheme-relative (host `x`, path `/y`), and text with

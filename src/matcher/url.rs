@@ -71,7 +71,7 @@ fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
         return None;
     };
     let last = *s.last()?;
-    if last <= b' ' || last == 0x7F {
+    if last <= b' ' {
         return None;
     }
     let rest = &s[after..];
@@ -120,12 +120,13 @@ fn raw_path(url: &str) -> &[u8] {
     &s[start..]
 }
 
-/// Removes ASCII whitespace and control characters at both ends. (A UTF-8
-/// string's other characters have no octet below 0x80, so trimming octets
-/// is trimming characters.)
+/// Removes C0 controls and spaces at both ends, as the URL standard's
+/// parser does (a DEL stays, and is encoded, as that parser would: `%7F`).
+/// (A UTF-8 string's other characters have no octet below 0x80, so
+/// trimming octets is trimming characters.)
 #[inline]
 fn trim(mut s: &[u8]) -> &[u8] {
-    let cut = |b: u8| b <= b' ' || b == 0x7F;
+    let cut = |b: u8| b <= b' ';
     while let [first, rest @ ..] = s
         && cut(*first)
     {
@@ -176,6 +177,12 @@ mod tests {
         assert_eq!(p("mailto:a@b"), "/");
         assert_eq!(p("http://h/a//b/../c"), "/a//b/../c");
         assert_eq!(p("\t\x7f /p \x0b\r\n"), "/p");
+        // As `url::Url` reads it: a DEL is not trimmed.
+        assert_eq!(p("https://h/a\x7f"), "/a\x7f");
+        assert_eq!(&*normal_path("https://h/a\x7f"), b"/a%7F");
+        assert_eq!(&*normal_path("/a\x7f\n"), b"/a%7F");
+        // Inside, a tab or newline is data (`Robots::is_allowed`'s docs).
+        assert_eq!(&*normal_path("https://h/a\tb\nc"), b"/a%09b%0Ac");
         assert_eq!(p(" ツ/p"), "/p");
     }
 
