@@ -41,7 +41,8 @@ pub(crate) fn lanes_or(a: Lanes, b: Lanes) -> Lanes {
 /// The position of the first octet at or after `i` that `mark` marks, or
 /// `input.len()`: sixteen octets a step. `mark` gives 0xFF for the lanes to
 /// find (built from [`lanes_where`] and [`lanes_or`]); `table` holds 1 for
-/// the same octets, for inputs shorter than sixteen.
+/// the same octets, for inputs shorter than sixteen. `i` must be at most
+/// `input.len()` (every caller starts within the input or at its end).
 #[inline(always)]
 pub(crate) fn find(
     input: &[u8],
@@ -49,6 +50,7 @@ pub(crate) fn find(
     mark: impl Fn(&Lanes) -> Lanes,
     table: &[u8; 256],
 ) -> usize {
+    debug_assert!(i <= input.len(), "find from {i} past the end {}", input.len());
     while let Some(chunk) = input.get(i..i + 16) {
         let k = Marks::of(mark(chunk.try_into().expect("16 octets"))).first();
         i += k;
