@@ -50,7 +50,11 @@ pub(crate) fn find(
     mark: impl Fn(&Lanes) -> Lanes,
     table: &[u8; 256],
 ) -> usize {
-    debug_assert!(i <= input.len(), "find from {i} past the end {}", input.len());
+    debug_assert!(
+        i <= input.len(),
+        "find from {i} past the end {}",
+        input.len()
+    );
     while let Some(chunk) = input.get(i..i + 16) {
         let k = Marks::of(mark(chunk.try_into().expect("16 octets"))).first();
         i += k;
