@@ -39,8 +39,15 @@ impl RequestRate {
         delay.min(crate::limits::MAX_CRAWL_DELAY)
     }
 
-    /// Parses `n/N[unit] [HHMM-HHMM]`.
+    /// Parses `n/N[unit] [HHMM-HHMM]`: every number is ASCII digits only
+    /// (`str::parse` alone would also take a leading `+`).
     pub(crate) fn parse(value: &str) -> Option<RequestRate> {
+        fn number<T: std::str::FromStr>(s: &str) -> Option<T> {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            s.parse().ok()
+        }
         let mut parts = value.split_ascii_whitespace();
         let rate = parts.next()?;
         let window = match parts.next() {
@@ -48,7 +55,7 @@ impl RequestRate {
             Some(w) => {
                 let (a, b) = w.split_once('-')?;
                 let hhmm = |s: &str| -> Option<u16> {
-                    let v: u16 = s.parse().ok()?;
+                    let v: u16 = number(s)?;
                     (s.len() == 4 && v / 100 < 24 && v % 100 < 60).then_some(v)
                 };
                 Some((hhmm(a)?, hhmm(b)?))
@@ -58,12 +65,12 @@ impl RequestRate {
             return None;
         }
         let (n, per) = rate.split_once('/')?;
-        let requests: u32 = n.parse().ok().filter(|&n| n > 0)?;
+        let requests: u32 = number(n).filter(|&n| n > 0)?;
         let (digits, unit) = match per.find(|c: char| !c.is_ascii_digit()) {
             Some(i) => per.split_at(i),
             None => (per, "s"),
         };
-        let count: u64 = digits.parse().ok().filter(|&c| c > 0)?;
+        let count: u64 = number(digits).filter(|&c| c > 0)?;
         let unit_secs = match unit {
             "s" | "S" => 1,
             "m" | "M" => 60,
@@ -162,6 +169,11 @@ mod tests {
             "1/5 2500-2600",
             "1/5 0600-0845 x",
             "1/99999999999999999999d",
+            // Digits only: no sign, which would also fill `HHMM`.
+            "+1/5",
+            "1/+5",
+            "1/5 +600-0845",
+            "1/5 0600-+845",
         ] {
             assert_eq!(RequestRate::parse(bad), None, "{bad}");
         }
