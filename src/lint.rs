@@ -80,9 +80,11 @@ pub enum WarningKind {
         /// The repeated directive.
         directive: Directive,
     },
-    /// An empty user-agent line after rules: as in Google's parser, it
-    /// ends the group above, and the rules after it (up to the next
-    /// user-agent line) apply to no crawler.
+    /// An empty user-agent line after rules, and then rules: as in
+    /// Google's parser, it ends the group above, and the rules after it (up
+    /// to the next user-agent line) apply to no crawler. (Followed by a
+    /// user-agent line that names a crawler, it is only
+    /// [`EmptyValue`](Self::EmptyValue).)
     EmptyUserAgentEndsGroup,
     /// An empty value where one is required (sitemap, host, user-agent);
     /// ignored.

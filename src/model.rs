@@ -635,6 +635,19 @@ impl NoteLog {
         self.warnings.push(Warning { line, kind });
     }
 
+    /// Makes the warning of kind `from` at `line` one of kind `to`
+    /// (warnings are in line order); nothing when there is none.
+    pub fn retag(&mut self, line: u32, from: WarningKind, to: WarningKind) {
+        let at = self.warnings.partition_point(|w| w.line < line);
+        if let Some(w) = self.warnings[at..]
+            .iter_mut()
+            .take_while(|w| w.line == line)
+            .find(|w| w.kind == from)
+        {
+            w.kind = to;
+        }
+    }
+
     /// Records a key keepout does not know, with its value: a record and
     /// its `UnknownKey` warning.
     pub fn unknown(&mut self, line: u32, key: &[u8], value: &[u8]) {

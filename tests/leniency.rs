@@ -42,6 +42,22 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
     // Before any rule it only names no one: the group goes on.
     let robots = Robots::parse("User-agent: a\nUser-agent:\nDisallow: /x\n");
     assert!(!robots.is_allowed("a", "/x"));
+    // Followed by a crawler's name, it starts that crawler's group, as any
+    // user-agent line after rules would: only its value is missing.
+    let robots =
+        Robots::parse("User-agent: a\nDisallow: /\nUser-agent:\nUser-agent: b\nDisallow: /x\n");
+    assert!(!robots.is_allowed("a", "/x"));
+    assert!(robots.is_allowed("b", "/y"));
+    let d = robots.explain("b", "/x");
+    assert!(!d.allowed());
+    assert_eq!(d.rule().unwrap().group().line(), 4, "{d}");
+    let warnings: Vec<_> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, w.kind.clone()))
+        .collect();
+    let directive = keepout::Directive::UserAgent;
+    assert_eq!(warnings, [(3, WarningKind::EmptyValue { directive })]);
 }
 
 #[test]

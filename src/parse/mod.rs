@@ -820,6 +820,23 @@ impl Builder {
         } else if let Some(directive) = self.extension_in_run.take() {
             self.warn(line, WarningKind::JoinsGroup { after: directive });
         }
+        if let Some(g) = self.groups.last_mut()
+            && g.agents.0 == g.agents.1
+            && g.line != line
+        {
+            // The group an empty user-agent line began after rules (only
+            // `empty_user_agent` makes a group without an agent): it has a
+            // crawler after all, so it starts here, and that line only
+            // had an empty value.
+            let empty = std::mem::replace(&mut g.line, line);
+            self.notes.retag(
+                empty,
+                WarningKind::EmptyUserAgentEndsGroup,
+                WarningKind::EmptyValue {
+                    directive: Directive::UserAgent,
+                },
+            );
+        }
         let star = is_star(value);
         let token_len = if star { 0 } else { product_token(value).len() };
         if !star && token_len == 0 {
