@@ -177,8 +177,9 @@ impl<'a> Shadowed<'a> {
         self.rule
     }
 
-    /// The rule of the same group that decides instead, wherever the
-    /// shadowed rule matches.
+    /// The rule of the same group that outranks it wherever it matches:
+    /// `by` matches there too and wins over it (so the decision is `by`'s,
+    /// or that of a rule that wins over both).
     pub fn by(&self) -> RuleView<'a> {
         self.by
     }
