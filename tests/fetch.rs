@@ -517,6 +517,21 @@ async fn utf16_body_without_bom_or_label_is_transcoded() {
     }
 }
 
+/// A UTF-16 label does not turn an ASCII file with a stray NUL into
+/// UTF-16 text with no rules (which would allow everything).
+#[tokio::test]
+async fn utf16_label_on_ascii_with_a_nul_is_ignored() {
+    let body = format!("{RULES}\0").into_bytes();
+    for label in ["utf-16", "utf-16le", "utf-16be"] {
+        let content_type = format!("text/plain; charset={label}");
+        let server =
+            serve(ResponseTemplate::new(200).set_body_raw(body.clone(), &content_type)).await;
+        let robots = fetcher().fetch(server.uri()).await.unwrap();
+        assert_eq!(result(&robots), &FetchResult::Fetched);
+        assert_rules(&robots, &server.uri());
+    }
+}
+
 #[tokio::test]
 async fn utf8_bom_is_skipped() {
     let body = format!("\u{FEFF}{RULES}");

@@ -51,8 +51,11 @@ pub(crate) fn to_utf8(
 ///   (`iso-2022-kr`, `hz-gb-2312`, ...) decode any body to one U+FFFD, so
 ///   that `Disallow: /` would come to allow everything: ignored.
 /// - A robots.txt in UTF-16 is mostly ASCII, so about half its octets are
-///   zero: a UTF-16 label on a body with no zero octet in its first 512 is
-///   ignored (the same failure). A label that names no byte order (`utf-16`,
+///   zero, nearly all at odd offsets or nearly all at even ones: a UTF-16
+///   label is ignored (the same failure) unless zeros at one parity make
+///   up a quarter of the first 256 code units. (A single NUL in an ASCII
+///   file is no sign of UTF-16: read so, `Disallow: /` would be lost.)
+///   A label that names no byte order (`utf-16`,
 ///   which the Encoding Standard reads as little-endian) is read in the
 ///   order its line ends show: `0A 00` little-endian, `00 0A` big-endian
 ///   (U+0A00 and U+0D00, the other readings, are not characters a
@@ -71,7 +74,13 @@ fn fit(label: &[u8], body: &[u8], truncated: bool) -> Option<&'static Encoding> 
     }
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let head = &body[..body.len().min(512)];
-        if !head.contains(&0) {
+        let (mut even, mut odd) = (0, 0);
+        for pair in head.chunks_exact(2) {
+            even += usize::from(pair[0] == 0);
+            odd += usize::from(pair[1] == 0);
+        }
+        let units = head.len() / 2;
+        if units == 0 || even.max(odd) * 4 < units {
             return None;
         }
         let lower = label.to_ascii_lowercase();
@@ -262,6 +271,17 @@ mod tests {
         ] {
             let value = format!("text/plain; charset={label}");
             assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
+        }
+        // Nor does a stray NUL make an ASCII file UTF-16.
+        let mut nul = body.clone();
+        nul.push(0);
+        let mut inside = b"# a\0b\n".to_vec();
+        inside.extend_from_slice(&body);
+        for body in [nul, inside] {
+            for label in ["utf-16", "UTF-16LE", "utf-16be"] {
+                let value = format!("text/plain; charset={label}");
+                assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
+            }
         }
         // A body in UTF-16 is still read so, without a BOM.
         let text = "User-agent: *\nDisallow: /\n";
