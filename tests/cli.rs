@@ -670,6 +670,84 @@ async fn verdicts_stream_while_a_later_origin_is_still_fetching() {
     server.await.unwrap();
 }
 
+/// A server that redirects its one request to `location` half a second
+/// after it is in: its base URL, and the server's task.
+async fn redirect_later(location: String) -> (String, tokio::task::JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut request = [0u8; 1024];
+        let _ = socket.read(&mut request).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let response = format!(
+            "HTTP/1.1 301 Moved\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+        );
+        socket.write_all(response.as_bytes()).await.unwrap();
+    });
+    (base, server)
+}
+
+/// A reader slower than the fetch timeout (`check ... | less`) does not
+/// turn a fetch under way into a timeout: fetches go on while the output
+/// waits. (Until session 33 a full pipe stalled them, and the redirect
+/// below was followed only once the reader caught up, past the deadline.)
+#[tokio::test]
+async fn a_slow_reader_does_not_time_fetches_out() {
+    let fast = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        2,
+    )
+    .await;
+    let (slow_base, server) = redirect_later(format!("{}/robots.txt", fast.uri())).await;
+    let mut child = spawn(&["check", "--timeout", "2", "-a", "bot", "-"]);
+    // Far more verdicts than a pipe holds before the slow origin's URL.
+    let mut urls = format!("{}/x\n", fast.uri()).repeat(5_000);
+    urls.push_str(&format!("{slow_base}/y\n"));
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(urls.as_bytes()).await.unwrap();
+    drop(input);
+    // The output is left unread for longer than the fetch timeout.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let out = child.wait_with_output().await.unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last: Vec<_> = stdout.lines().rev().take(2).collect();
+    assert!(
+        last[0].starts_with(&format!("ALLOWED    {slow_base}/y")),
+        "{last:?}"
+    );
+    assert!(last[1].contains("200 OK"), "{last:?}");
+    assert_eq!(out.status.code(), Some(1));
+    server.await.unwrap();
+}
+
+/// Nor does a slow stdin (`curl ... | keepout show URL -`) hold up the
+/// fetch of a URL beside it.
+#[tokio::test]
+async fn a_slow_stdin_does_not_time_fetches_out() {
+    let fast = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    let (slow_base, server) = redirect_later(format!("{}/robots.txt", fast.uri())).await;
+    let mut child = spawn(&["show", "--timeout", "2", &format!("{slow_base}/"), "-"]);
+    let mut input = child.stdin.take().unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    input
+        .write_all(b"User-agent: *\nDisallow: /\n")
+        .await
+        .unwrap();
+    drop(input);
+    let out = child.wait_with_output().await.unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(first.contains("200 OK"), "{stdout}");
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    server.await.unwrap();
+}
+
 #[tokio::test]
 async fn robots_url_option_fetches_that_origin_once() {
     let server = serve(

@@ -89,7 +89,11 @@ impl From<io::Error> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    // Fetches run on worker threads, so that output written to a slow
+    // reader (`| less`) or input read from a slow stdin, both blocking on
+    // this thread, never stall a fetch under way into its timeout.
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
     {

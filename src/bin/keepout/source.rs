@@ -52,13 +52,18 @@ impl Source {
         let (name, read) = match self {
             Source::File(path) => {
                 let name = path.to_string_lossy().into_owned();
-                let read = std::fs::File::open(path)
-                    .and_then(|file| read_local(file, extent, MAX_LOCAL_BYTES));
+                let path = path.clone();
+                let read = blocking(move || {
+                    std::fs::File::open(path)
+                        .and_then(|file| read_local(file, extent, MAX_LOCAL_BYTES))
+                })
+                .await;
                 (name, read)
             }
             Source::Stdin => (
                 String::from(STDIN_NAME),
-                read_local(std::io::stdin().lock(), extent, MAX_LOCAL_BYTES),
+                blocking(move || read_local(std::io::stdin().lock(), extent, MAX_LOCAL_BYTES))
+                    .await,
             ),
             Source::Url(url) => {
                 return Ok(Loaded::fetched(
@@ -89,6 +94,16 @@ impl Source {
             }),
         })
     }
+}
+
+/// Runs a blocking read on tokio's blocking threads: a slow stdin or
+/// file must not hold up the fetches under way beside it (`show URL -`).
+async fn blocking<T: Send + 'static>(
+    read: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> std::io::Result<T> {
+    tokio::task::spawn_blocking(read)
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)))
 }
 
 /// How stdin is named where a file's path would be.
