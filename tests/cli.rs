@@ -1077,6 +1077,57 @@ async fn check_reads_a_large_file_as_a_fetch_would() {
     assert_eq!(rules as usize, body.lines().count() - 1);
 }
 
+/// The same of a file in UTF-16: its line ends are code units, not octets.
+#[tokio::test]
+async fn check_reads_a_large_utf16_file_as_a_fetch_would() {
+    let mut text = String::from("User-agent: *\n");
+    let last = "Disallow: /last-complete-line\n";
+    let filler = "Disallow: /some/long/path/to/keep/out/of/the/index\n";
+    // With the BOM, two octets a character: the last line ends within
+    // 512,000 octets.
+    while 2 + 2 * (text.len() + filler.len() + last.len()) < 512_000 {
+        text.push_str(filler);
+    }
+    text.push_str(last);
+    text.push_str("Disallow: /straddling-the-limit/with/a/long/enough/path\n");
+    for big_endian in [false, true] {
+        let mut body: Vec<u8> = if big_endian {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for unit in text.encode_utf16() {
+            body.extend(if big_endian {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        assert!(body.len() > 512_000);
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let file = dir.join(format!("keepout-cli-cut-utf16-{big_endian}.txt"));
+        std::fs::write(&file, &body).unwrap();
+        let file = file.to_str().unwrap();
+        let urls = [
+            "https://example.com/last-complete-line",
+            "https://example.com/straddling-the-limit/with",
+        ];
+        let run = keepout(
+            &[
+                "check", "--json", "-a", "SomeBot", "-r", file, urls[0], urls[1],
+            ],
+            "",
+        )
+        .await;
+        let verdicts: Vec<bool> = run
+            .json()
+            .iter()
+            .map(|o| o["allowed"].as_bool().unwrap())
+            .collect();
+        assert_eq!(verdicts, [false, true], "big-endian: {big_endian}");
+    }
+}
+
 /// An endless stream ends: `check` counts no more than 64 MiB of it,
 /// `show` refuses it there.
 #[cfg(target_os = "linux")]

@@ -165,10 +165,27 @@ fn read_local(from: impl Read, extent: Extent, max: usize) -> std::io::Result<Lo
 /// The complete lines of `head`: up to its last line end (LF or CR, as the
 /// parser ends lines).
 fn complete_lines(head: &[u8]) -> &[u8] {
-    let end = head
-        .iter()
-        .rposition(|&b| b == b'\n' || b == b'\r')
-        .map_or(0, |i| i + 1);
+    // In UTF-16 (by its BOM, or by the shape `Robots::parse` reads too:
+    // ASCII with every other octet zero) a line ends at a whole code unit,
+    // `0A 00` little-endian or `00 0A` big-endian; a lone `0A` octet may
+    // be half of one, or of another character.
+    let low = match *head {
+        [0xFF, 0xFE, ..] => Some(0),
+        [a, 0, b, 0, ..] if a != 0 && b != 0 => Some(0),
+        [0xFE, 0xFF, ..] => Some(1),
+        [0, a, 0, b, ..] if a != 0 && b != 0 => Some(1),
+        _ => None,
+    };
+    let end = match low {
+        None => head
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(0, |i| i + 1),
+        Some(low) => head
+            .chunks_exact(2)
+            .rposition(|unit| matches!(unit[low], b'\n' | b'\r') && unit[1 - low] == 0)
+            .map_or(0, |k| 2 * k + 2),
+    };
     &head[..end]
 }
 
