@@ -169,7 +169,8 @@ async fn control_characters_from_a_file_are_escaped() {
     // A robots.txt must not be able to drive the terminal.
     let dir = std::env::temp_dir().join(format!("keepout-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("robots.txt");
+    // Nor its name.
+    let file = dir.join("robots\x1b[31m\n.txt");
     std::fs::write(
         &file,
         "User-agent: a\x1b[31mred\nDisallow: /x\nSitemap: https://e.com/\x1b]0;title\x07\nX-key: \x1b[2J\n",
@@ -401,6 +402,13 @@ async fn bad_input_exits_2_with_one_line() {
     )
     .await
     .assert_bad_input("--agent \"!\"");
+    // Quoted as given, not as trimmed.
+    keepout(
+        &["check", "-a", " ", "-r", FILE, "https://example.com/"],
+        "",
+    )
+    .await
+    .assert_bad_input("--agent \" \" does not start");
     keepout(&["show", "/no/such/file"], "")
         .await
         .assert_bad_input("/no/such/file");

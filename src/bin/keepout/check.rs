@@ -279,15 +279,15 @@ fn why(d: &Decision<'_>) -> String {
 }
 
 /// Refuses an agent no robots.txt group can name.
-fn check_agent(agent: &str) -> Result<(), Failure> {
-    let agent = agent.trim();
+fn check_agent(given: &str) -> Result<(), Failure> {
+    let agent = given.trim();
     let star = agent.starts_with('*') && agent[1..].chars().next().is_none_or(char::is_whitespace);
     let token = agent.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if star || token {
         Ok(())
     } else {
         Err(Failure::Input(format!(
-            "--agent {agent:?} does not start with a product token (letters, digits, '_', '-'), e.g. ExampleBot"
+            "--agent {given:?} does not start with a product token (letters, digits, '_', '-'), e.g. ExampleBot"
         )))
     }
 }
