@@ -942,7 +942,7 @@ async fn show_lists_each_crawlers_delay_in_a_joined_group() {
         &run.lines()[2..4],
         [
             "  group at line 1: User-agent: usasearch, *",
-            "    1 rule (0 allow, 1 disallow), crawl-delay 2s for usasearch, 10s for *, request-rate 1/5s",
+            "    1 rule (0 allow, 1 disallow), crawl-delay 2s (in effect: 2s for usasearch, 10s for *), request-rate 1/5s",
         ]
     );
     assert!(
@@ -955,6 +955,16 @@ async fn show_lists_each_crawlers_delay_in_a_joined_group() {
     let o = &run.json()[0];
     assert_eq!(o["groups"][0]["crawl_delay_secs"], 2.0);
     assert_eq!(o["warnings"][0]["kind"], "joins_group");
+    // A crawler's second group shows its own value as written, and the
+    // one the crawler uses, from its first group.
+    let body = "User-agent: a\nCrawl-delay: 5\nDisallow: /x\n\nUser-agent: a\nCrawl-delay: 9\nDisallow: /y\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(
+        run.lines()[5],
+        "    1 rule (0 allow, 1 disallow), crawl-delay 9s (in effect: 5s for a)"
+    );
+    let run = keepout(&["show", "--json", "-"], body).await;
+    assert_eq!(run.json()[0]["groups"][1]["crawl_delay_secs"], 9.0);
 }
 
 #[tokio::test]

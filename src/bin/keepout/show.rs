@@ -234,9 +234,10 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A group's extension value (its first, `first`) as text; where user-agent
-/// lines split by extension lines give its crawlers different values
-/// (`Robots::crawl_delay`), each crawler's: `2s for usasearch, 10s for *`.
+/// A group's extension value (its first, `first`, as in JSON) as text; where
+/// a crawler it names uses another (`Robots::crawl_delay`: user-agent lines
+/// split by extension lines, or an earlier group of the crawler's), each
+/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`.
 fn per_agent<T: PartialEq>(
     group: keepout::GroupView<'_>,
     first: T,
@@ -247,13 +248,15 @@ fn per_agent<T: PartialEq>(
     if each.iter().all(|(_, v)| v.as_ref() == Some(&first)) {
         return show(&first);
     }
-    each.iter()
+    let each = each
+        .iter()
         .map(|(name, v)| {
             let v = v.as_ref().map_or_else(|| String::from("none"), &show);
             format!("{v} for {}", clean(name))
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    format!("{} (in effect: {each})", show(&first))
 }
 
 /// One `show --json` line.
