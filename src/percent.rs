@@ -344,6 +344,17 @@ fn ends_value(b: u8) -> bool {
     matches!(b, b'\n' | b'\r' | b'#' | 0)
 }
 
+/// Past the spaces at `body[j..]`: their end, and whether the value ends
+/// there (at what ends a value, or the body's end), so that they are
+/// trailing spaces rather than part of it.
+#[inline(always)]
+fn value_ends_at(body: &[u8], mut j: usize) -> (usize, bool) {
+    while j < body.len() && is_space(body[j]) {
+        j += 1;
+    }
+    (j, body.get(j).is_none_or(|&c| ends_value(c)))
+}
+
 /// Spaces trimmed around values (as `parse::is_space`).
 #[inline]
 fn is_space(b: u8) -> bool {
@@ -510,11 +521,7 @@ fn line_octet(
             // Trailing spaces end the value; a `$` just before its end is
             // the anchor (RFC 9309 section 2.2.3). Other spaces and `$`
             // are data.
-            let mut j = i + 1;
-            while j < body.len() && is_space(body[j]) {
-                j += 1;
-            }
-            let last = body.get(j).is_none_or(|&c| ends_value(c));
+            let (j, last) = value_ends_at(body, i + 1);
             if b != b'$' {
                 if last {
                     v.end = i;
@@ -551,13 +558,7 @@ fn line_octet(
                 // A `%` that starts no escape is itself encoded, unless
                 // the value's text ends after it (at trailing spaces and
                 // what ends the value, or at a wildcard).
-                let ends_at = |mut j: usize| {
-                    while body.get(j).is_some_and(|&c| is_space(c)) {
-                        j += 1;
-                    }
-                    body.get(j).is_none_or(|&c| ends_value(c))
-                };
-                if cut_escape(body, i, mode, ends_at) {
+                if cut_escape(body, i, mode, |j| value_ends_at(body, j).1) {
                     out.push(b'%');
                 } else {
                     Replacement::Escape(b'%').write_to(out);
