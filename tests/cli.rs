@@ -57,11 +57,11 @@ fn spawn(args: &[impl AsRef<std::ffi::OsStr>]) -> tokio::process::Child {
 }
 
 /// Runs the binary with `args`, feeding it `stdin`.
-async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: &str) -> Run {
+async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: impl AsRef<[u8]>) -> Run {
     let mut child = spawn(args);
     let mut input = child.stdin.take().unwrap();
     // The binary may exit without reading stdin (bad input found first).
-    match input.write_all(stdin.as_bytes()).await {
+    match input.write_all(stdin.as_ref()).await {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         written => written.unwrap(),
     }
@@ -390,6 +390,12 @@ async fn bad_input_exits_2_with_one_line() {
     )
     .await
     .assert_bad_input("stdin line 2: invalid URL \"not a url\"");
+    keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        b"https://example.com/\r\n\nhttps://example.com/caf\xe9\n",
+    )
+    .await
+    .assert_bad_input("stdin line 3: not UTF-8");
     keepout(
         &["check", "-a", "SomeBot", "-r", FILE, "-"],
         "\n# nothing\n",

@@ -306,8 +306,15 @@ fn read_urls(args: &[String]) -> Result<Vec<(String, Option<usize>)>, Failure> {
             continue;
         }
         stdin_read = true;
-        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        // Lines as octets, so that one that is not UTF-8 can be named.
+        for (n, line) in std::io::stdin().lock().split(b'\n').enumerate() {
             let line = line.map_err(|e| Failure::Input(format!("cannot read stdin: {e}")))?;
+            let line = std::str::from_utf8(&line).map_err(|_| {
+                Failure::Input(format!(
+                    "stdin line {}: not UTF-8 (a URL to check is text; percent-encode other octets)",
+                    n + 1
+                ))
+            })?;
             let url = line.trim();
             if url.is_empty() || url.starts_with('#') {
                 continue;
