@@ -127,7 +127,10 @@ async fn dribbling_body_times_out() {
 async fn body_shorter_than_content_length_is_unreachable() {
     let addr = raw_server(|mut socket| async move {
         read_head(&mut socket).await;
-        let response = format!("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{RULES}");
+        // A `Retry-After` on a 200 asks for no pause: the failure that
+        // follows is not the server saying it is overloaded.
+        let response =
+            format!("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nRetry-After: 86400\r\n\r\n{RULES}");
         let _ = socket.write_all(response.as_bytes()).await;
         let _ = socket.shutdown().await;
     })
@@ -143,6 +146,13 @@ async fn body_shorter_than_content_length_is_unreachable() {
         }
         other => panic!("expected a truncated body, got {other:?}"),
     }
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.retry_after(), None);
+    let ttl = outcome.expires_at().duration_since(outcome.fetched_at());
+    assert!(
+        ttl.as_ref().unwrap() <= &Duration::from_secs(3600),
+        "retried within the unreachable TTL: {ttl:?}"
+    );
     assert_disallow_all(&robots, &base);
 }
 

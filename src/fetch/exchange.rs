@@ -114,9 +114,19 @@ impl Fetcher {
             Ending::Failed(result) => {
                 let robots = match result {
                     FetchResult::Unreachable(_) => {
-                        outcome.expires_at =
-                            expiry::unreachable_expiry(headers, now, config.unreachable_ttl);
-                        outcome.retry_after = expiry::retry_after(headers, now);
+                        // RFC 9110 section 10.2.3: `Retry-After` is a server
+                        // asking for a pause, as a 5xx or 429 does. A 2xx
+                        // whose body then failed to arrive asked for none.
+                        outcome.retry_after = match progress.status {
+                            Some(status) if status.is_success() => None,
+                            _ => expiry::retry_after(headers, now),
+                        };
+                        outcome.expires_at = expiry::unreachable_expiry(
+                            headers,
+                            outcome.retry_after,
+                            now,
+                            config.unreachable_ttl,
+                        );
                         Robots::disallow_all()
                     }
                     _ => Robots::allow_all(),

@@ -27,16 +27,18 @@ pub(crate) fn has_freshness_headers(headers: &HeaderMap) -> bool {
 }
 
 /// When an unreachable result (disallow all) received at `now` should be
-/// fetched again: at the server's `Retry-After` (seconds or HTTP-date, capped
-/// at 24 h) when given, otherwise per the caching headers but no later than
-/// `ttl` after `now`, so a passing outage is retried soon.
+/// fetched again: after `retry_after` (the server's `Retry-After`, from
+/// [`retry_after`], when it counts) when given, otherwise per the caching
+/// headers but no later than `ttl` after `now`, so a passing outage is
+/// retried soon.
 pub(crate) fn unreachable_expiry(
     headers: &HeaderMap,
+    retry_after: Option<Duration>,
     now: SystemTime,
     ttl: Duration,
 ) -> SystemTime {
-    if let Some(delay) = retry_after(headers, now) {
-        return now + delay;
+    if let Some(delay) = retry_after {
+        return now + delay.min(MAX_FRESHNESS);
     }
     // Capping `ttl` first changes nothing (the expiry is within a day) and
     // keeps a huge configured TTL from overflowing `SystemTime`.
@@ -282,7 +284,8 @@ mod tests {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         let hour = Duration::from_secs(3600);
         let after = |pairs: &[(&'static str, &str)]| {
-            unreachable_expiry(&headers(pairs), now, hour)
+            let headers = headers(pairs);
+            unreachable_expiry(&headers, retry_after(&headers, now), now, hour)
                 .duration_since(now)
                 .unwrap()
         };
@@ -305,7 +308,7 @@ mod tests {
         assert_eq!(retry_after(&headers(&[("retry-after", "soon")]), now), None);
         assert_eq!(retry_after(&headers(&[]), now), None);
         // A configured TTL beyond any clock's range is capped, not added.
-        let forever = unreachable_expiry(&headers(&[]), now, Duration::MAX);
+        let forever = unreachable_expiry(&headers(&[]), None, now, Duration::MAX);
         assert_eq!(forever.duration_since(now).unwrap(), DAY);
     }
 
