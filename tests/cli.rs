@@ -173,7 +173,7 @@ async fn control_characters_from_a_file_are_escaped() {
     let file = dir.join("robots\x1b[31m\n.txt");
     std::fs::write(
         &file,
-        "User-agent: a\x1b[31mred\nDisallow: /x\nSitemap: https://e.com/\x1b]0;title\x07\nX-key: \x1b[2J\n",
+        "User-agent: a\x1b[31mred\nDisallow: /x\nSitemap: https://e.com/\x1b]0;title\x07\nX-key: \x1b[2J\nX-other: \u{202e}txt.exe\n",
     )
     .unwrap();
     let file = file.to_str().unwrap();
@@ -184,6 +184,9 @@ async fn control_characters_from_a_file_are_escaped() {
         assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
         assert!(out.contains("\\u{1b}"), "{out}");
     }
+    // Nor reorder what it shows (a right-to-left override).
+    assert!(!run.stdout.contains('\u{202e}'), "{:?}", run.stdout);
+    assert!(run.stdout.contains("\\u{202e}txt.exe"), "{}", run.stdout);
 }
 
 /// A file whose path is not UTF-8 is read (Linux: paths are octets; macOS

@@ -255,20 +255,30 @@ pub fn source_summary(loaded: &Loaded) -> String {
 /// `group at line 5: User-agent: a, b`
 /// `text` with its control characters escaped (`\u{1b}`), for a terminal:
 /// a fetched robots.txt must not move the cursor, recolour the screen or
-/// retitle the window. Tabs stay.
+/// retitle the window. Tabs stay. Unicode's bidirectional controls are
+/// escaped too: U+202E would show the rest of a line right to left, so a
+/// pattern could read as another one.
 pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\t') {
+    if !text.chars().any(escaped) {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if c.is_control() && c != '\t' {
+        if escaped(c) {
             out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
     }
     out.into()
+}
+
+/// Whether [`clean`] escapes `c`: a control character other than tab, or
+/// one of the explicit bidirectional formatting characters (Unicode Standard
+/// Annex #9, section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI).
+fn escaped(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 pub fn group_label(group: GroupView<'_>) -> String {
