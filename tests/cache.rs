@@ -188,6 +188,68 @@ async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
     assert_eq!(requests(&other).await, 1);
 }
 
+/// A refresh claimed by a lookup whose task never runs is given back: here
+/// the lookup's runtime shuts down before the spawned refresh is first
+/// polled (one cache shared by two runtimes). Until session 34 the claim
+/// was released only by the running refresh, so the origin stayed claimed
+/// for good and was served its old value (here disallow all) without
+/// another request.
+#[test]
+fn a_refresh_dropped_before_it_runs_is_given_back() {
+    let main = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = main.block_on(serve(ResponseTemplate::new(503)));
+    let (cache, clock) = cache();
+    let url = server.uri();
+    // Unreachable: disallow all, retried after a minute.
+    let first = main.block_on(cache.get(&url)).unwrap();
+    assert_eq!(first.access(), Access::DisallowAll);
+    main.block_on(remount(&server, rules_200()));
+    clock.advance(2 * MINUTE);
+    {
+        let other = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        other.block_on(async {
+            let mut get = std::pin::pin!(cache.get(&url));
+            // One poll claims the refresh and spawns it on `other`.
+            std::future::poll_fn(|cx| {
+                assert!(get.as_mut().poll(cx).is_pending());
+                std::task::Poll::Ready(())
+            })
+            .await;
+        });
+        // Dropped with the refresh task never polled.
+    }
+    let robots = main.block_on(cache.get(&url)).unwrap();
+    assert_rules(&robots);
+    assert_eq!(main.block_on(requests(&server)), 1);
+}
+
+/// The same when the spawn itself panics: `get` polled outside a runtime.
+#[tokio::test]
+async fn a_refresh_whose_spawn_panicked_is_given_back() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    clock.advance(DAY);
+    let outside = std::thread::spawn({
+        let (cache, url) = (cache.clone(), server.uri());
+        move || {
+            let mut get = std::pin::pin!(cache.get(url));
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            let _ = get.as_mut().poll(&mut cx);
+        }
+    });
+    assert!(outside.join().is_err(), "no runtime: panics, as documented");
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2, "the due entry is refreshed");
+}
+
 #[tokio::test]
 async fn fresh_entries_are_served_without_network() {
     let server = serve(rules_200()).await;

@@ -238,9 +238,14 @@ impl RobotsCache {
                 }
                 return Ok(Arc::clone(entry.served_at(now)));
             }
+            // Owned by the refresh's future from here, so that the refresh
+            // is given back however that future ends unfinished: dropped
+            // before its task first runs (the runtime shutting down, or a
+            // spawn outside any runtime panicking) as well as mid-fetch.
+            let claim = Claim::new(entry);
             let (inner, key) = (Arc::clone(&self.inner), key.into_owned());
             return detached(
-                async move { Ok(Inner::refresh(&inner, key, entry, now, began).await) },
+                async move { Ok(Inner::refresh(&inner, key, claim, now, began).await) },
             )
             .await;
         }
@@ -346,6 +351,37 @@ where
     }
 }
 
+/// The refresh of an entry, claimed by [`Entry::try_begin_refresh`]: given
+/// back when dropped unfinished, so that the next `get` can try. A finished
+/// refresh keeps the claim: its entry is no longer in the cache.
+struct Claim {
+    entry: Arc<Entry>,
+    finished: bool,
+}
+
+impl Claim {
+    /// Holds the claim this task has just made on `entry`.
+    fn new(entry: Arc<Entry>) -> Claim {
+        Claim {
+            entry,
+            finished: false,
+        }
+    }
+
+    /// The refresh is done: the claim is not given back.
+    fn finish(mut self) {
+        self.finished = true;
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.entry.end_refresh();
+        }
+    }
+}
+
 impl Inner {
     /// Fetches the origin `key` that is not cached, and caches the result;
     /// concurrent loads of one key share one fetch (moka's single-flight).
@@ -404,30 +440,19 @@ impl Inner {
         Ok(Arc::clone(entry.value().served_at(this.clock.now())))
     }
 
-    /// Re-fetches the entry `old`, found due at `due` by a look that began
-    /// at `began`, whose refresh this task has claimed (or, at the stale
-    /// limit before the server's `Retry-After`, moves it on without a
-    /// fetch: see [`Entry::at_stale_limit`]).
+    /// Re-fetches the entry `claim` holds, found due at `due` by a look
+    /// that began at `began` (or, at the stale limit before the server's
+    /// `Retry-After`, moves it on without a fetch: see
+    /// [`Entry::at_stale_limit`]).
     async fn refresh(
         this: &Arc<Inner>,
         key: String,
-        old: Arc<Entry>,
+        claim: Claim,
         due: SystemTime,
         began: invalidations::Stamp,
     ) -> Arc<Robots> {
         let inner = &**this;
-        // Gives the refresh back if this future is dropped mid-fetch, so the
-        // next `get` can try; after a completed refresh the old entry stays
-        // claimed, as it is no longer in the cache.
-        struct Claim<'a>(Option<&'a Entry>);
-        impl Drop for Claim<'_> {
-            fn drop(&mut self) {
-                if let Some(entry) = self.0 {
-                    entry.end_refresh();
-                }
-            }
-        }
-        let mut claim = Claim(Some(&old));
+        let old = Arc::clone(&claim.entry);
         let new = match old.at_stale_limit(due) {
             // Past the stale limit, before the server's `Retry-After`: no
             // request.
@@ -476,7 +501,7 @@ impl Inner {
         // What was kept of it, if it was evicted meanwhile, is older than
         // what was just put back.
         inner.evicted.invalidate(&key);
-        claim.0 = None;
+        claim.finish();
         if new.is_stale_copy_at(due) {
             Counters::bump(&inner.counters.stale_served);
         }
