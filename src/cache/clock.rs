@@ -67,9 +67,20 @@ impl ManualClock {
     }
 
     /// Moves the clock forward by `by`.
+    ///
+    /// # Panics
+    ///
+    /// If the time would pass the latest a [`SystemTime`] can hold; the
+    /// clock is then left where it was.
     pub fn advance(&self, by: Duration) {
         let mut now = self.now.lock().unwrap_or_else(PoisonError::into_inner);
-        *now += by;
+        let Some(later) = now.checked_add(by) else {
+            drop(now);
+            panic!(
+                "ManualClock::advance: {by:?} past the clock's time is beyond what SystemTime holds"
+            );
+        };
+        *now = later;
     }
 
     /// Sets the clock to `to` (backwards too).
@@ -81,5 +92,26 @@ impl ManualClock {
 impl Clock for ManualClock {
     fn now(&self) -> SystemTime {
         *self.now.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advancing_past_the_end_of_time_panics_and_leaves_the_clock() {
+        let start = SystemTime::UNIX_EPOCH;
+        let clock = ManualClock::new(start);
+        let advanced = std::panic::catch_unwind(|| clock.advance(Duration::MAX));
+        let message = advanced.unwrap_err();
+        let message = message.downcast_ref::<String>().unwrap();
+        assert!(
+            message.contains("beyond what SystemTime holds"),
+            "{message}"
+        );
+        assert_eq!(clock.now(), start);
+        clock.advance(Duration::from_secs(1));
+        assert_eq!(clock.now(), start + Duration::from_secs(1));
     }
 }

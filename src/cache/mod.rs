@@ -29,7 +29,7 @@
 //! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
 //! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
-//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a `Retry-After` running past the limit is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the last failed fetch is over a day old (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
+//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a `Retry-After` running past the limit is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the last failed fetch is over a day old, or older than [`max_backoff`](RobotsCacheBuilder::max_backoff) if that is longer (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
 //!
 //! The capacity bound evicts the least recently used origins. An origin
 //! that answered is simply fetched again at its next lookup. Of an
@@ -213,7 +213,9 @@ impl RobotsCache {
     /// [module docs](crate::cache)); concurrent calls for one origin share
     /// one fetch, which runs in a task of its own: a caller that stops
     /// waiting (a timeout, a `select!`, an aborted task) does not cancel it
-    /// for the others. Must be called within a Tokio runtime.
+    /// for the others. Must be called within a Tokio runtime with its I/O
+    /// and time drivers ([`enable_all`](tokio::runtime::Builder::enable_all),
+    /// as `#[tokio::main]` has), which the fetch needs; panics outside one.
     ///
     /// Fails only for input that can have no robots.txt (not a URL, not
     /// http/https, no host), as [`Robots::fetch`] does, or with
