@@ -503,6 +503,49 @@ async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_inva
     assert_eq!(requests(&site).await, 2);
 }
 
+/// More invalidations of other origins during a refresh than the cache's
+/// log of them holds (1,024): the refresh still tells them apart from its
+/// own origin and keeps its result, the server's `Retry-After` with it.
+/// (Until session 34 it dropped the result on such doubt, and the next
+/// lookup requested at once and served disallow all.)
+#[tokio::test]
+async fn a_refresh_keeps_its_result_past_a_thousand_other_invalidations() {
+    let site = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(site.uri()).await.unwrap();
+    remount(
+        &site,
+        ResponseTemplate::new(503)
+            .insert_header("Retry-After", "3600")
+            .set_delay(Duration::from_millis(300)),
+    )
+    .await;
+    clock.advance(DAY);
+    let refresh = get_under_way(&cache, &site).await;
+    // Of other origins only, and none that the cache could take for the
+    // site's: it keeps the invalidations its log lets go by a hash of the
+    // origin into 4,096 buckets, computed here as it does (one chance in
+    // 4,096 per origin let go of a doubt that costs a fetch).
+    let bucket = |key: &str| {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(key) % 4096
+    };
+    let site_key = keepout::fetch::origin_key(&site.uri()).unwrap();
+    let others = (0..)
+        .map(|i| format!("https://o{i}.example"))
+        .filter(|key| bucket(key) != bucket(&site_key))
+        .take(1100);
+    for other in others {
+        cache.invalidate(other).await.unwrap();
+    }
+    let stale = refresh.await.unwrap().unwrap();
+    assert!(matches!(result(&stale), FetchResult::StaleCopy(_)));
+    clock.advance(MINUTE);
+    let next = cache.get(site.uri()).await.unwrap();
+    assert_rules(&next);
+    assert_eq!(requests(&site).await, 1, "no request before Retry-After");
+}
+
 /// An `invalidate` during a refresh: the refresh answers its caller, but
 /// neither its result nor the copy it carries is kept. Here the refresh
 /// fails, so the copy would come back with it: after the `invalidate`, the

@@ -13,12 +13,21 @@
 //! server's `Retry-After`, so the next lookup requested at once).
 //!
 //! `invalidate_all` is one counter, exact for ever. Single invalidations
-//! are a counter and a log of the latest [`LOG_LEN`] keys: a question about
-//! a stamp older than the log reaches back is answered [`Since::Unknown`]:
-//! a fetch or refresh then keeps nothing (one more fetch), while the
-//! eviction listener keeps its record (see `keep_after_eviction`).
+//! are a counter, a log of the latest [`LOG_LEN`] keys, and for those the
+//! log has let go, the number of the latest invalidation in each of
+//! [`BUCKETS`] buckets of keys (by a hash). A question about a stamp older
+//! than the log reaches back is answered by the key's bucket: no if no
+//! invalidation since fell in it, else [`Since::Unknown`] (one of them may
+//! have named the key). A fetch or refresh then keeps nothing: its result
+//! is dropped, with what it held (a server's `Retry-After`, the count of
+//! failures, the last good copy), and the next lookup fetches again. The
+//! eviction listener keeps its record (see `keep_after_eviction`). So of
+//! 1,100 invalidations of other origins during one refresh, the 76 the log
+//! has let go leave it unknown with a chance under 2% (`1 − (1 −
+//! 1/4096)^76`), and 10,000 with one of 89%; before the buckets, always.
 
 use std::collections::VecDeque;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -27,6 +36,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// (unless the log names its origin). 24 bytes each, plus the key.
 pub(crate) const LOG_LEN: usize = 1024;
 
+/// How many buckets of keys keep the number of their latest invalidation,
+/// for questions reaching past the log: 8 bytes each, allocated at the
+/// first invalidation the log lets go.
+pub(crate) const BUCKETS: usize = 4096;
+
 /// The invalidations of a cache so far.
 #[derive(Debug, Default)]
 pub(crate) struct Invalidations {
@@ -34,9 +48,25 @@ pub(crate) struct Invalidations {
     all: AtomicU64,
     /// Single `invalidate` calls so far: the number of the last in `log`.
     one: AtomicU64,
-    /// The keys of the latest single invalidations, each with its number,
-    /// oldest first; at most [`LOG_LEN`].
-    log: Mutex<VecDeque<(u64, Box<str>)>>,
+    log: Mutex<Log>,
+}
+
+/// The single invalidations, under one lock.
+#[derive(Debug, Default)]
+struct Log {
+    /// The keys of the latest, each with its number, oldest first; at most
+    /// [`LOG_LEN`].
+    recent: VecDeque<(u64, Box<str>)>,
+    /// For those `recent` has let go: by bucket of keys, the number of the
+    /// latest (0: none). Empty until the first is let go.
+    older: Vec<u64>,
+}
+
+/// The bucket of `key` in [`Log::older`]. A fixed hash: the keys are
+/// origins the crawler chose, and a collision costs one fetch.
+fn bucket(key: &str) -> usize {
+    // Lossless: the modulus fits in `usize`.
+    (BuildHasherDefault::<DefaultHasher>::default().hash_one(key) % BUCKETS as u64) as usize
 }
 
 /// A moment in a cache's invalidations: the counts so far.
@@ -55,7 +85,8 @@ pub(crate) enum Since {
     /// `invalidate_all`.
     Yes,
     /// More single invalidations came since than the log holds, none of
-    /// them `invalidate_all`.
+    /// them `invalidate_all`, and one of those it let go was of a key in
+    /// the same bucket.
     Unknown,
 }
 
@@ -79,10 +110,15 @@ impl Invalidations {
         // Under the lock, so that a look that sees the new count finds the
         // key in the log.
         let n = self.one.fetch_add(1, Ordering::SeqCst) + 1;
-        if log.len() == LOG_LEN {
-            log.pop_front();
+        if log.recent.len() == LOG_LEN
+            && let Some((gone, key)) = log.recent.pop_front()
+        {
+            if log.older.is_empty() {
+                log.older = vec![0; BUCKETS];
+            }
+            log.older[bucket(&key)] = gone;
         }
-        log.push_back((n, key.into()));
+        log.recent.push_back((n, key.into()));
     }
 
     /// Records an `invalidate_all`; as [`forget`](Self::forget), before
@@ -104,14 +140,21 @@ impl Invalidations {
             .log
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut newer = log.iter().rev().take_while(|(n, _)| *n > then.one);
+        let mut newer = log.recent.iter().rev().take_while(|(n, _)| *n > then.one);
         if newer.any(|(_, k)| &**k == key) {
             return Since::Yes;
         }
         // Every invalidation after `then` is in the log if its oldest is at
-        // most the first of them.
-        match log.front() {
+        // most the first of them; else those it let go are in the buckets.
+        match log.recent.front() {
             Some(&(first, _)) if first <= then.one + 1 => Since::No,
+            _ if log
+                .older
+                .get(bucket(key))
+                .is_none_or(|&latest| latest <= then.one) =>
+            {
+                Since::No
+            }
             _ => Since::Unknown,
         }
     }
@@ -160,11 +203,43 @@ mod tests {
         assert_eq!(inv.since("https://a", then), Since::No);
         assert_eq!(inv.since("https://0", then), Since::Yes);
         inv.forget("https://last");
-        // Now the first has gone: about a key the log does not name, no
-        // answer; about one it names, yes.
-        assert_eq!(inv.since("https://a", then), Since::Unknown);
-        assert_eq!(inv.since("https://0", then), Since::Unknown);
+        // Now the first has gone: about a key the log names, yes; about the
+        // one it let go, or one in its bucket, no answer; about others, no.
         assert_eq!(inv.since("https://last", then), Since::Yes);
         assert_eq!(inv.since("https://5", then), Since::Yes);
+        assert_eq!(inv.since("https://0", then), Since::Unknown);
+        let (twin, other) = (twin_of("https://0"), "https://a");
+        assert_ne!(bucket(other), bucket("https://0"));
+        assert_eq!(inv.since(&twin, then), Since::Unknown);
+        assert_eq!(inv.since(other, then), Since::No);
+        // A stamp taken after the one let go: that one does not count.
+        let later = inv.stamp();
+        for i in 0..=LOG_LEN {
+            inv.forget(&format!("https://later-{i}"));
+        }
+        assert_eq!(inv.since("https://0", later), Since::No);
+        assert_eq!(inv.since("https://later-0", later), Since::Unknown);
+    }
+
+    #[test]
+    fn many_invalidations_of_other_origins_are_mostly_told_apart() {
+        let inv = Invalidations::default();
+        let then = inv.stamp();
+        for i in 0..LOG_LEN + 76 {
+            inv.forget(&format!("https://other-{i}.example"));
+        }
+        // 76 let go, in at most 76 of the 4096 buckets.
+        let unknown = (0..1000)
+            .filter(|i| inv.since(&format!("https://site-{i}.example"), then) == Since::Unknown)
+            .count();
+        assert!(unknown <= 60, "{unknown} of 1000");
+    }
+
+    /// A key other than `key` in its bucket.
+    fn twin_of(key: &str) -> String {
+        (0..)
+            .map(|i| format!("https://twin-{i}"))
+            .find(|k| bucket(k) == bucket(key))
+            .unwrap()
     }
 }

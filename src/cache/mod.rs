@@ -426,10 +426,11 @@ impl Inner {
             .map_err(|error: Arc<Error>| Error::clone(&error))?;
         // An `invalidate` of this origin while this fetch was under way came
         // after the fetch began, so what it fetched must not outlive it:
-        // the cache forgets it. (Past what the log of invalidations holds,
-        // what this call put in is forgotten too: the cost is one more
-        // fetch. An entry kept from an eviction has an older stamp, and is
-        // not dropped on such doubt.) A caller that was under way before
+        // the cache forgets it. (When the invalidations cannot tell, as
+        // `Since::Unknown` says, what this call put in is forgotten too:
+        // the cost is one more fetch, with what the result held. An entry
+        // kept from an eviction has an older stamp, and is not dropped on
+        // such doubt.) A caller that was under way before
         // the `invalidate` gets it; one that began after (it joined the
         // fetch) asked for a new one, and gets that.
         let forgotten = this.invalidations.since(key, entry.value().stamp) == Since::Yes;
