@@ -213,7 +213,9 @@ impl RobotsCache {
     /// [module docs](crate::cache)); concurrent calls for one origin share
     /// one fetch, which runs in a task of its own: a caller that stops
     /// waiting (a timeout, a `select!`, an aborted task) does not cancel it
-    /// for the others. Must be called within a Tokio runtime with its I/O
+    /// for the others. (One case makes two requests: when the capacity
+    /// bound evicts an origin while it is being refreshed, a lookup in the
+    /// meantime misses and fetches it anew.) Must be called within a Tokio runtime with its I/O
     /// and time drivers ([`enable_all`](tokio::runtime::Builder::enable_all),
     /// as `#[tokio::main]` has), which the fetch needs; panics outside one.
     ///
