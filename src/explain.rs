@@ -86,6 +86,9 @@ impl<'a> Decision<'a> {
     }
 }
 
+/// How many of the groups that applied a [`Decision`]'s Display names.
+const SHOWN_GROUPS: usize = 4;
+
 impl fmt::Display for Decision<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(if self.allowed {
@@ -102,14 +105,20 @@ impl fmt::Display for Decision<'_> {
             },
             Cause::NoMatchingRule => {
                 f.write_str(": no rule matches in ")?;
-                // `; ` between groups: `, ` is between a group's agents.
-                for (i, g) in self.groups().enumerate() {
+                // `; ` between groups: `, ` is between a group's agents. A
+                // file can merge thousands of groups: the first few name
+                // them well enough.
+                for (i, g) in self.groups().take(SHOWN_GROUPS).enumerate() {
                     if i > 0 {
                         f.write_str("; ")?;
                     }
                     write!(f, "{g}")?;
                 }
-                Ok(())
+                match self.groups.len().saturating_sub(SHOWN_GROUPS) {
+                    0 => Ok(()),
+                    1 => f.write_str("; and 1 more group"),
+                    more => write!(f, "; and {more} more groups"),
+                }
             }
             Cause::NoGroup => f.write_str(": no group for this user-agent and no '*' group"),
             Cause::RobotsTxt => f.write_str(": /robots.txt is always allowed"),

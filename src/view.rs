@@ -86,9 +86,11 @@ impl<'a> RuleView<'a> {
     }
 }
 
+/// `Disallow: /private`: the pattern as written, its control and
+/// bidirectional formatting characters escaped (see [`Printable`]).
 impl fmt::Display for RuleView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.kind(), self.pattern())
+        write!(f, "{}: {}", self.kind(), Printable(self.pattern()))
     }
 }
 
@@ -124,9 +126,9 @@ impl<'a> GroupView<'a> {
         self.group().line
     }
 
-    /// The user-agent values as written (`*`, `Googlebot`, `Foo/1.0`, ...);
-    /// none for a group started by an empty `User-agent:` line after rules,
-    /// which names no crawler.
+    /// The user-agent values as written (`*`, `Googlebot`, `Foo/1.0`, ...;
+    /// bytes that are not UTF-8 shown as U+FFFD); none for a group started
+    /// by an empty `User-agent:` line after rules, which names no crawler.
     pub fn agents(&self) -> impl ExactSizeIterator<Item = &'a str> + use<'a> {
         let parsed = self.parsed;
         let (a, b) = self.group().agents;
@@ -176,6 +178,9 @@ impl<'a> GroupView<'a> {
     }
 }
 
+/// `group at line 5: User-agent: a, b`: the values as written, their
+/// control and bidirectional formatting characters escaped (see
+/// [`Printable`]).
 impl fmt::Display for GroupView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "group at line {}: User-agent: ", self.line())?;
@@ -183,9 +188,39 @@ impl fmt::Display for GroupView<'_> {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            f.write_str(a)?;
+            write!(f, "{}", Printable(a))?;
         }
         Ok(())
+    }
+}
+
+/// Text from a robots.txt, displayed with its control characters (but
+/// tab) and Unicode's explicit bidirectional formatting characters (UAX #9
+/// section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI) escaped as `\u{1b}`:
+/// a file's text shown in a log or on a terminal must not move the cursor,
+/// recolour or clear the screen, nor show the rest of a line right to
+/// left, so that one pattern reads as another.
+pub(crate) struct Printable<'a>(pub(crate) &'a str);
+
+impl Printable<'_> {
+    fn escaped(c: char) -> bool {
+        (c.is_control() && c != '\t')
+            || matches!(
+                c,
+                '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            )
+    }
+}
+
+impl fmt::Display for Printable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some((i, c)) = rest.char_indices().find(|&(_, c)| Printable::escaped(c)) {
+            f.write_str(&rest[..i])?;
+            write!(f, "{}", c.escape_unicode())?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        f.write_str(rest)
     }
 }
 

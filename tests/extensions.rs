@@ -357,6 +357,52 @@ fn explain_of_merged_groups_tells_the_groups_apart() {
 }
 
 #[test]
+fn explain_names_the_first_four_of_many_merged_groups() {
+    let body = "User-agent: *\nDisallow: /x\n\n".repeat(2_000);
+    let robots = Robots::parse(&body);
+    let d = robots.explain("bot", "/z");
+    assert_eq!(d.groups().len(), 2_000);
+    assert_eq!(
+        d.to_string(),
+        "allowed: no rule matches in group at line 1: User-agent: *; \
+         group at line 4: User-agent: *; group at line 7: User-agent: *; \
+         group at line 10: User-agent: *; and 1996 more groups"
+    );
+    let five = Robots::parse("User-agent: *\nDisallow: /x\n\n".repeat(5));
+    assert!(
+        five.explain("bot", "/z")
+            .to_string()
+            .ends_with("; and 1 more group")
+    );
+}
+
+/// What Display shows of a file's text cannot drive a terminal or reorder
+/// the line: control and bidirectional formatting characters are escaped.
+/// The views themselves keep the text as written.
+#[test]
+fn explain_display_escapes_control_and_bidi_characters() {
+    let robots = Robots::parse(
+        "User-agent: bot\x1b]0;title\x07\nDisallow: /a\x1b[2Jb\nDisallow: /r\u{202e}txt.exe\nDisallow: /t\tab\n",
+    );
+    let shown = |url: &str| robots.explain("bot", url).to_string();
+    assert_eq!(
+        shown("/a%1B[2Jb"),
+        "disallowed by line 2 'Disallow: /a\\u{1b}[2Jb' \
+         (group at line 1: User-agent: bot\\u{1b}]0;title\\u{7})"
+    );
+    assert!(
+        shown("/r%E2%80%AEtxt.exe").contains("'Disallow: /r\\u{202e}txt.exe'"),
+        "{}",
+        shown("/r%E2%80%AEtxt.exe")
+    );
+    assert!(shown("/t%09ab").contains("'Disallow: /t\tab'"), "tabs stay");
+    assert!(shown("/z").ends_with("User-agent: bot\\u{1b}]0;title\\u{7}"));
+    let rule = robots.explain("bot", "/a%1B[2Jb").rule().unwrap();
+    assert_eq!(rule.pattern(), "/a\x1b[2Jb");
+    assert_eq!(rule.to_string(), "Disallow: /a\\u{1b}[2Jb");
+}
+
+#[test]
 fn explain_shows_the_pattern_as_written_and_normalised() {
     let robots = Robots::parse("User-agent: *\nDisallow: /caf%c3%a9/ツ\n");
     let d = robots.explain("bot", "/café/%E3%83%84/menu");
