@@ -121,6 +121,23 @@ async fn check_file_verdicts_and_deciding_lines() {
     assert_eq!(run.stderr, "");
 }
 
+/// Of many merged groups, a verdict line names the first four.
+#[tokio::test]
+async fn check_names_the_first_four_of_many_merged_groups() {
+    let run = keepout(
+        &["check", "-a", "bot", "-r", "-", "https://example.com/z"],
+        "User-agent: *\nDisallow: /x\n".repeat(6),
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[1],
+        "ALLOWED    https://example.com/z  no rule matches  (group at line 1: User-agent: *; \
+         group at line 3: User-agent: *; group at line 5: User-agent: *; \
+         group at line 7: User-agent: *; and 2 more groups)"
+    );
+}
+
 #[tokio::test]
 async fn the_url_checked_is_the_url_a_client_sends() {
     // `..` is resolved, as a client would before the request: `/public/a`

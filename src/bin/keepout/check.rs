@@ -267,7 +267,15 @@ fn why(d: &Decision<'_>) -> String {
             None => d.to_string(),
         },
         Cause::NoMatchingRule => {
-            let groups: Vec<String> = d.groups().map(group_label).collect();
+            // A file can merge thousands of groups: the first few name them
+            // well enough on a line (JSON lists them all).
+            const SHOWN: usize = 4;
+            let mut groups: Vec<String> = d.groups().take(SHOWN).map(group_label).collect();
+            match d.groups().len().saturating_sub(SHOWN) {
+                0 => {}
+                1 => groups.push(String::from("and 1 more group")),
+                more => groups.push(format!("and {more} more groups")),
+            }
             format!("no rule matches  ({})", groups.join("; "))
         }
         Cause::NoGroup => String::from("no group for this user-agent and no '*' group"),
