@@ -1,9 +1,10 @@
 //! Parsing robots.txt bytes into the compact [`Parsed`] form
 //! (RFC 9309 section 2.1 and 2.2).
 //!
-//! The parser makes one pass over the body and does O(1) work per line plus
-//! O(n) per value octet, with no backtracking and no regex; at the end it
-//! sorts the named user-agents for lookup. It never fails: what it cannot
+//! The parser makes one pass over the body, with a bounded amount of work
+//! per octet (time linear in the body, but for a binary search per group
+//! that repeats the one before), no backtracking and no regex; at the end
+//! it sorts the named user-agents for lookup. It never fails: what it cannot
 //! read it skips, with a [`Warning`](crate::Warning).
 
 mod lexer;
