@@ -157,6 +157,12 @@ pub mod __fuzz {
         crate::parse::parsed_both_ways(body, mk1996)
     }
 
+    /// The byte order of a UTF-16 body without a byte order mark, told by
+    /// its shape, as the parser tells it (`None`: not UTF-16 by shape).
+    pub fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+        crate::parse::utf16_by_shape(body)
+    }
+
     pub use crate::matcher::reference::{
         RefRule, allowed as reference_allowed, glob as reference_glob,
     };

@@ -71,16 +71,21 @@ pub fn urls_for_pattern(normalized: &str) -> Vec<String> {
     v
 }
 
-/// The text the parser reads: UTF-16 with a byte order mark is transcoded,
+/// The text the parser reads: UTF-16 with a byte order mark, or without
+/// one by its shape (the parser's own test of the shape), is transcoded;
 /// anything else is read as bytes.
 pub fn text_of(body: &[u8]) -> Vec<u8> {
-    match encoding_rs::Encoding::for_bom(body) {
-        Some((enc, _)) if enc != encoding_rs::UTF_8 => enc
+    let utf16 = match encoding_rs::Encoding::for_bom(body) {
+        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
+        None => keepout::__fuzz::utf16_by_shape(body),
+    };
+    match utf16 {
+        Some(enc) => enc
             .decode_with_bom_removal(body)
             .0
             .into_owned()
             .into_bytes(),
-        _ => body.to_vec(),
+        None => body.to_vec(),
     }
 }
 
@@ -212,8 +217,11 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
         last = w.line;
         write!(out, "{w} {:?}", w.kind).unwrap();
     }
+    let mut last = 0;
     for rec in robots.records() {
+        assert!(rec.line > last, "records out of order");
         assert!(rec.line >= 1 && rec.line <= count);
+        last = rec.line;
         write!(out, "{rec:?}").unwrap();
     }
     for s in robots.sitemaps() {

@@ -3,9 +3,12 @@
 //! robots.txt files generated from the input over a small alphabet, so that
 //! patterns overlap, share prefixes and collide often.
 //!
-//! Checked for each path: the decision, the deciding rule (longest match,
-//! `Allow` winning a tie, the earliest line winning a full tie), and which
-//! groups apply to the crawler (those naming it, merged; else the `*` ones).
+//! Checked for each path: the decision, through an `Agent` handle (indexes
+//! built at once) and through `Robots::is_allowed` on a parse of its own
+//! (large groups scanned until their index pays), the deciding rule
+//! (longest match, `Allow` winning a tie, the earliest line winning a full
+//! tie), and which groups apply to the crawler (those naming it, merged;
+//! else the `*` ones).
 #![no_main]
 
 use keepout::{ParseOptions, Robots};
@@ -76,6 +79,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let options = ParseOptions::new().mk1996(mk1996);
     let robots: Robots = options.parse(&body);
+    // A second parse that no handle touches: its `is_allowed` scans large
+    // groups until their checks have paid for an index (then builds it),
+    // where the handle below builds every index at once.
+    let scanned: Robots = options.parse(&body);
 
     let bot = robots.agent("bot");
     let want: Vec<u32> = if expected.iter().any(|g| g.1) {
@@ -110,6 +117,7 @@ fuzz_target!(|data: &[u8]| {
         let allowed = bot.is_allowed(&url);
         let d = bot.explain(&url);
         assert_eq!(d.allowed(), allowed);
+        assert_eq!(scanned.is_allowed("bot", &url), allowed, "{url:?} in\n{body}");
         let path = keepout::__fuzz::normalize_path(&keepout::__fuzz::path_and_query(&url));
         if path.split(|&b| b == b'?').next() == Some(b"/robots.txt") {
             assert!(allowed);
