@@ -136,6 +136,11 @@ impl fmt::Display for FetchOutcome {
         if let (Some(status), false) = (self.status, self.result.shows_status()) {
             write!(f, " (HTTP {})", status.as_u16())?;
         }
+        // A stale copy's redirects and body are the copy's, not the failed
+        // fetch's: said so.
+        if self.result.is_stale_copy() && (self.redirects > 0 || self.truncated_at_cap) {
+            f.write_str("; the copy was fetched")?;
+        }
         if self.redirects > 0 {
             let hops = if self.redirects == 1 {
                 "redirect"
@@ -356,5 +361,70 @@ impl fmt::Display for UnreachableReason {
             UnreachableReason::Body(why) => write!(f, "body read failed: {why}"),
             UnreachableReason::Other(why) => write!(f, "request failed: {why}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(result: FetchResult, redirects: u8, truncated_at_cap: bool) -> FetchOutcome {
+        let at = SystemTime::UNIX_EPOCH;
+        FetchOutcome {
+            robots_url: Url::parse("https://e.example/robots.txt").unwrap(),
+            final_url: Url::parse("https://www.e.example/robots.txt").unwrap(),
+            redirects,
+            status: Some(StatusCode::OK),
+            result,
+            fetched_at: at,
+            expires_at: at,
+            retry_after: None,
+            etag: None,
+            last_modified: None,
+            body_bytes: 512_000,
+            truncated_at_cap,
+        }
+    }
+
+    #[test]
+    fn display_names_redirects_and_truncation() {
+        assert_eq!(
+            outcome(FetchResult::Fetched, 1, true).to_string(),
+            "https://e.example/robots.txt: fetched (HTTP 200) after 1 redirect to \
+             https://www.e.example/robots.txt, truncated at 512000 bytes"
+        );
+        assert_eq!(
+            outcome(FetchResult::Fetched, 0, false).to_string(),
+            "https://e.example/robots.txt: fetched (HTTP 200)"
+        );
+    }
+
+    /// Of a stale copy, the redirects and truncation are the copy's: they
+    /// must not read as the failed fetch's.
+    #[test]
+    fn display_of_a_stale_copy_says_whose_details_follow() {
+        let stale = |redirects, truncated| {
+            outcome(
+                FetchResult::StaleCopy(UnreachableReason::Timeout),
+                redirects,
+                truncated,
+            )
+            .to_string()
+        };
+        assert_eq!(
+            stale(2, true),
+            "https://e.example/robots.txt: unreachable, serving the last good copy: \
+             timed out; the copy was fetched after 2 redirects to \
+             https://www.e.example/robots.txt, truncated at 512000 bytes"
+        );
+        assert_eq!(
+            stale(0, true),
+            "https://e.example/robots.txt: unreachable, serving the last good copy: \
+             timed out; the copy was fetched, truncated at 512000 bytes"
+        );
+        assert_eq!(
+            stale(0, false),
+            "https://e.example/robots.txt: unreachable, serving the last good copy: timed out"
+        );
     }
 }
