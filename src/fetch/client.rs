@@ -264,9 +264,11 @@ impl FetcherBuilder {
     /// The product token matched against `User-agent` lines: letters, `_`
     /// and `-` (RFC 9309 section 2.2.1), digits accepted too. Defaults to
     /// the User-Agent's leading token: `ExampleBot` for
-    /// `ExampleBot/1.2 (+https://...)`. Set it when the header starts with
-    /// another word: `Mozilla/5.0 (compatible; ExampleBot/1.2; ...)` gives
-    /// `Mozilla`, which robots.txt files do not name for your crawler.
+    /// `ExampleBot/1.2 (+https://...)`; for the browser-compatible form
+    /// Googlebot and bingbot send, the token after `compatible;`:
+    /// `ExampleBot` for `Mozilla/5.0 (compatible; ExampleBot/1.2; ...)`
+    /// (a `Mozilla/...` header without one is refused: set the token).
+    /// Set it when the crawler's name is elsewhere in the header.
     pub fn product_token(mut self, token: impl Into<String>) -> Self {
         self.product_token = Some(token.into());
         self
@@ -360,7 +362,9 @@ impl FetcherBuilder {
             .ok_or_else(|| {
                 invalid(
                     "user_agent",
-                    format!("{ua_text:?} is not a valid header value"),
+                    format!(
+                        "{ua_text:?} is not a valid header value: it must be visible ASCII (spaces allowed) and not empty"
+                    ),
                 )
             })?;
         let product_token = match self.product_token {
@@ -439,14 +443,26 @@ fn is_product_token(token: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// The product name a User-Agent starts with (`ExampleBot` in
-/// `ExampleBot/1.2 (...)`), if it is a valid product token.
+/// The crawler's product name in a User-Agent, if it is a valid product
+/// token: the one it starts with (`ExampleBot` in `ExampleBot/1.2 (...)`),
+/// or in the browser-compatible form that Googlebot and bingbot send,
+/// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)`, the one after
+/// `compatible;` (`Mozilla` names no crawler).
 fn leading_token(user_agent: &str) -> Option<String> {
-    let token = user_agent
-        .trim_start()
-        .split(|c: char| c == '/' || c.is_whitespace())
-        .next()?;
-    is_product_token(token).then(|| token.to_owned())
+    let first_word = |text: &str| {
+        let token = text
+            .trim_start()
+            .split(|c: char| matches!(c, '/' | ';' | ')') || c.is_whitespace())
+            .next()?;
+        is_product_token(token).then(|| token.to_owned())
+    };
+    let token = first_word(user_agent)?;
+    if !token.eq_ignore_ascii_case("Mozilla") {
+        return Some(token);
+    }
+    let (_, comment) = user_agent.split_once('(')?;
+    let rest = comment.trim_start().strip_prefix("compatible;")?;
+    first_word(rest)
 }
 
 #[cfg(test)]
@@ -492,6 +508,54 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(fetcher.product_token(), "botv");
+    }
+
+    /// The browser-compatible form names the crawler after `compatible;`;
+    /// `Mozilla` itself names none.
+    #[test]
+    fn product_token_from_a_browser_compatible_user_agent() {
+        let token = |ua: &str| leading_token(ua);
+        assert_eq!(
+            token("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"),
+            Some("Googlebot".into())
+        );
+        assert_eq!(
+            token("Mozilla/5.0 (compatible;bingbot/2.0; +http://www.bing.com/bingbot.htm)"),
+            Some("bingbot".into())
+        );
+        assert_eq!(
+            token("Mozilla/5.0 (compatible; ExampleBot)"),
+            Some("ExampleBot".into())
+        );
+        assert_eq!(
+            token("mozilla/5.0 (compatible; a-b; x)"),
+            Some("a-b".into())
+        );
+        // No crawler named: refused, asking for the token.
+        assert_eq!(token("Mozilla/5.0 (X11; Linux x86_64)"), None);
+        assert_eq!(token("Mozilla/5.0"), None);
+        assert_eq!(token("Mozilla/5.0 (compatible; )"), None);
+        let err = Fetcher::builder()
+            .user_agent("Bötchen/1")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("must be visible ASCII"), "{err}");
+        let err = Fetcher::builder()
+            .user_agent("Mozilla/5.0 (Windows NT 10.0; Win64; x64)")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("set it explicitly"), "{err}");
+        let fetcher = Fetcher::builder()
+            .user_agent("Mozilla/5.0 (compatible; ReviewBot/1.0; +https://e.example/bot)")
+            .build()
+            .unwrap();
+        assert_eq!(fetcher.product_token(), "ReviewBot");
+        // Other leading tokens as before.
+        assert_eq!(
+            token("ExampleBot/1.2 (+https://e.example)"),
+            Some("ExampleBot".into())
+        );
+        assert_eq!(token("ExampleBot"), Some("ExampleBot".into()));
     }
 
     #[test]
