@@ -86,8 +86,9 @@ impl<'a> RuleView<'a> {
     }
 }
 
-/// `Disallow: /private`: the pattern as written, its control and
-/// bidirectional formatting characters escaped (see [`Printable`]).
+/// `Disallow: /private`: the pattern as written, its control characters
+/// (but tab) and bidirectional formatting characters escaped as `\u{1b}`,
+/// so that a file's text shown in a log or on a terminal cannot drive it.
 impl fmt::Display for RuleView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.kind(), Printable(self.pattern()))
@@ -178,9 +179,8 @@ impl<'a> GroupView<'a> {
     }
 }
 
-/// `group at line 5: User-agent: a, b`: the values as written, their
-/// control and bidirectional formatting characters escaped (see
-/// [`Printable`]).
+/// `group at line 5: User-agent: a, b`: the values as written, escaped as
+/// a rule's pattern is.
 impl fmt::Display for GroupView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "group at line {}: User-agent: ", self.line())?;
