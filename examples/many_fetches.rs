@@ -126,7 +126,7 @@ async fn main() {
             let _permit = limit.acquire_owned().await.unwrap();
             let robots = fetcher.fetch(&url).await.unwrap();
             let ok = robots.fetch_outcome().unwrap().result() == &FetchResult::Fetched
-                && !robots.is_allowed("keepout", &url.replace("/page/", "/private/"))
+                && !robots.is_allowed("keepout", url.replace("/page/", "/private/"))
                 && robots.is_allowed("keepout", &url);
             (ok, memory().1)
         });

@@ -113,8 +113,8 @@ impl Robots {
     /// separator, and a tab or newline inside is data. An HTTP client that
     /// parses URLs by the WHATWG URL standard (reqwest, through the `url`
     /// crate) would request `/b` for `/a/../b` (and `/ab` for `/a\tb`), so
-    /// check the URL as the client will send it: for instance the
-    /// `as_str()` of a `url::Url`, which a crawler gets anyway by resolving
+    /// check the URL as the client will send it: for instance a
+    /// `url::Url` (pass `&url`), which a crawler gets anyway by resolving
     /// links with `Url::join`.
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
@@ -132,7 +132,16 @@ impl Robots {
     ///
     /// To check many URLs for one crawler, [`agent`](Robots::agent) finds the
     /// crawler's groups once.
-    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
+    ///
+    /// `url` is any string: a `&str`, a `String`, a `&url::Url`.
+    #[inline]
+    pub fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> bool {
+        self.is_allowed_str(agent, url.as_ref())
+    }
+
+    /// [`is_allowed`](Robots::is_allowed), not generic (one copy of the
+    /// code, whatever the caller passes).
+    fn is_allowed_str(&self, agent: &str, url: &str) -> bool {
         let (groups, _) = agent::select(&self.parsed, agent);
         self.allowed_in(groups, url)
     }
@@ -152,9 +161,9 @@ impl Robots {
 
     /// Like [`is_allowed`](Robots::is_allowed), with the reason: the deciding
     /// line, its group, or why no rule applied.
-    pub fn explain(&self, agent: &str, url: &str) -> Decision<'_> {
+    pub fn explain(&self, agent: &str, url: impl AsRef<str>) -> Decision<'_> {
         let (groups, agent_match) = agent::select(&self.parsed, agent);
-        self.explain_in(groups, agent_match, url)
+        self.explain_in(groups, agent_match, url.as_ref())
     }
 
     fn explain_in<'a>(
@@ -357,8 +366,8 @@ pub struct Agent<'a> {
 impl<'a> Agent<'a> {
     /// May this crawler fetch `url`? See [`Robots::is_allowed`].
     #[inline]
-    pub fn is_allowed(&self, url: &str) -> bool {
-        let path = normal_path(url);
+    pub fn is_allowed(&self, url: impl AsRef<str>) -> bool {
+        let path = normal_path(url.as_ref());
         if matcher::is_robots_txt(&path) {
             return true;
         }
@@ -366,8 +375,9 @@ impl<'a> Agent<'a> {
     }
 
     /// Like [`is_allowed`](Agent::is_allowed), with the reason.
-    pub fn explain(&self, url: &str) -> Decision<'a> {
-        self.robots.explain_in(self.groups, self.agent_match, url)
+    pub fn explain(&self, url: impl AsRef<str>) -> Decision<'a> {
+        self.robots
+            .explain_in(self.groups, self.agent_match, url.as_ref())
     }
 
     /// The crawler's `Crawl-delay`; see [`Robots::crawl_delay`].

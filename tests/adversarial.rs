@@ -963,7 +963,7 @@ async fn gzip_that_inflates_to_nothing_is_downloaded_only_to_the_cap() {
     // Nothing was inflated: an empty file, no rules.
     assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), 0);
     assert_eq!(robots.groups().count(), 0);
-    assert!(robots.is_allowed("keepout", &format!("{base}/private/x")));
+    assert!(robots.is_allowed("keepout", format!("{base}/private/x")));
 }
 
 // ---------------------------------------------------------------------------

@@ -530,7 +530,7 @@ async fn a_refresh_keeps_its_result_past_a_thousand_other_invalidations() {
         use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
         BuildHasherDefault::<DefaultHasher>::default().hash_one(key) % 4096
     };
-    let site_key = keepout::fetch::origin_key(&site.uri()).unwrap();
+    let site_key = keepout::fetch::origin_key(site.uri()).unwrap();
     let others = (0..)
         .map(|i| format!("https://o{i}.example"))
         .filter(|key| bucket(key) != bucket(&site_key))
@@ -644,11 +644,11 @@ async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
     )
     .await;
     let after = cache.get(server.uri()).await.unwrap();
-    assert!(!after.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert!(!after.is_allowed(AGENT, format!("{}/public/x", server.uri())));
     assert_rules(&first.await.unwrap().unwrap());
     // The second answer is the one kept.
     let kept = cache.get(server.uri()).await.unwrap();
-    assert!(!kept.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert!(!kept.is_allowed(AGENT, format!("{}/public/x", server.uri())));
     assert_eq!(requests(&server).await, 1, "one fetch since the remount");
 }
 

@@ -502,3 +502,28 @@ fn warnings_quote_their_keys_in_line_order_among_the_others() {
     ));
     assert!(plain.records().is_empty());
 }
+
+/// A URL to check may be given as a `&str`, a `String` or a `url::Url`,
+/// to the checks and to the helpers that find its robots.txt.
+#[test]
+fn urls_are_taken_as_str_string_or_url() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /private\n");
+    let url = url::Url::parse("https://example.com/private/x").unwrap();
+    let owned = String::from(url.as_str());
+    assert!(!robots.is_allowed("bot", &url));
+    assert!(!robots.is_allowed("bot", &owned));
+    assert!(!robots.is_allowed("bot", owned.clone()));
+    assert!(!robots.is_allowed("bot", "https://example.com/private/x"));
+    let bot = robots.agent("bot");
+    assert!(!bot.is_allowed(&url));
+    assert_eq!(bot.explain(&url).rule().unwrap().line(), 2);
+    assert_eq!(robots.explain("bot", &owned).rule().unwrap().line(), 2);
+    assert_eq!(
+        keepout::fetch::robots_url(&url).unwrap().as_str(),
+        "https://example.com/robots.txt"
+    );
+    assert_eq!(
+        keepout::fetch::origin_key(&url).unwrap(),
+        "https://example.com"
+    );
+}

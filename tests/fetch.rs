@@ -454,9 +454,9 @@ async fn latin1_body_is_transcoded() {
     let robots = fetcher().fetch(server.uri()).await.unwrap();
     assert_eq!(result(&robots), &FetchResult::Fetched);
     let base = server.uri();
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/caf%C3%A9")));
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/café/menu")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/cafe")));
+    assert!(!robots.is_allowed(AGENT, format!("{base}/caf%C3%A9")));
+    assert!(!robots.is_allowed(AGENT, format!("{base}/café/menu")));
+    assert!(robots.is_allowed(AGENT, format!("{base}/cafe")));
 }
 
 #[tokio::test]
@@ -467,8 +467,8 @@ async fn utf8_body_labelled_latin1_stays_utf8() {
             .await;
     let robots = fetcher().fetch(server.uri()).await.unwrap();
     let base = server.uri();
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/caf%C3%A9")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/cafe")));
+    assert!(!robots.is_allowed(AGENT, format!("{base}/caf%C3%A9")));
+    assert!(robots.is_allowed(AGENT, format!("{base}/cafe")));
     let rule = robots.groups().next().unwrap().rules().next().unwrap();
     assert_eq!(rule.to_string(), "Disallow: /café");
 }
@@ -549,8 +549,8 @@ async fn empty_200_allows_everything() {
     assert_eq!(outcome.result(), &FetchResult::Fetched);
     assert_eq!(outcome.body_bytes(), 0);
     assert_eq!(robots.access(), Access::Rules);
-    assert!(robots.is_allowed(AGENT, &format!("{}/private/x", server.uri())));
-    assert!(robots.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert!(robots.is_allowed(AGENT, format!("{}/private/x", server.uri())));
+    assert!(robots.is_allowed(AGENT, format!("{}/public/x", server.uri())));
 }
 
 #[tokio::test]
@@ -688,7 +688,7 @@ async fn empty_bodies_are_empty_files_whatever_their_coding() {
         assert_eq!(outcome.result(), &FetchResult::Fetched, "{status} {coding}");
         assert_eq!(outcome.body_bytes(), 0);
         assert!(!outcome.truncated_at_cap());
-        assert!(robots.is_allowed(AGENT, &format!("{}/private/x", server.uri())));
+        assert!(robots.is_allowed(AGENT, format!("{}/private/x", server.uri())));
     }
 }
 
@@ -784,7 +784,7 @@ async fn body_is_capped_and_the_partial_line_dropped() {
     let outcome = robots.fetch_outcome().unwrap();
     assert!(!outcome.truncated_at_cap());
     assert_eq!(outcome.body_bytes(), body_len);
-    assert!(!robots.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert!(!robots.is_allowed(AGENT, format!("{}/public/x", server.uri())));
 }
 
 #[tokio::test]
@@ -945,8 +945,8 @@ async fn refresh_gets_new_rules_when_changed() {
     let outcome = second.fetch_outcome().unwrap();
     assert_eq!(outcome.result(), &FetchResult::Fetched);
     assert_eq!(outcome.etag(), Some("\"v2\""));
-    assert!(second.is_allowed(AGENT, &format!("{}/private/x", server.uri())));
-    assert!(!second.is_allowed(AGENT, &format!("{}/public/x", server.uri())));
+    assert!(second.is_allowed(AGENT, format!("{}/private/x", server.uri())));
+    assert!(!second.is_allowed(AGENT, format!("{}/public/x", server.uri())));
 }
 
 #[tokio::test]

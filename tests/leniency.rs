@@ -231,7 +231,7 @@ fn a_missing_colon_is_accepted() {
         assert!(robots.is_allowed("bot", "/x"));
         assert_eq!(robots.warnings()[0].kind, WarningKind::Unparsable);
         let robots = Robots::parse(format!("User-agent: *\nDisallow /x{odd}y\n"));
-        assert!(!robots.is_allowed("bot", &format!("/x{escaped}y")));
+        assert!(!robots.is_allowed("bot", format!("/x{escaped}y")));
         assert!(robots.is_allowed("bot", "/x"));
         let robots = Robots::parse(format!("User-agent: *\nDisallow{odd} /x\n"));
         assert!(!robots.is_allowed("bot", "/x"));
@@ -280,8 +280,8 @@ fn very_long_lines_are_cut_like_googles_parser() {
     let robots = Robots::parse(&body);
     // The line was cut at the limit, so the rule is a shorter prefix ...
     let kept = limit - "Disallow: ".len();
-    assert!(!robots.is_allowed("bot", &format!("/{}", "a".repeat(kept - 1))));
-    assert!(robots.is_allowed("bot", &format!("/{}", "a".repeat(kept - 2))));
+    assert!(!robots.is_allowed("bot", format!("/{}", "a".repeat(kept - 1))));
+    assert!(robots.is_allowed("bot", format!("/{}", "a".repeat(kept - 2))));
     // ... and the next line is still read.
     assert!(!robots.is_allowed("bot", "/after"));
     assert!(

@@ -59,7 +59,7 @@ fn huge_bodies_keep_exact_offsets() {
         assert_eq!(rule.normalized(), want, "rule at line {}", rule.line());
     }
     assert_eq!(whole.len(), (limits::MAX_BODY_LEN - 14) / line.len());
-    assert!(!robots.is_allowed("bot", &format!("https://h{want}")));
+    assert!(!robots.is_allowed("bot", format!("https://h{want}")));
 }
 
 /// A body whose value octets all need escaping grows 3x; at the line limit
@@ -107,8 +107,8 @@ fn runs_of_stars_answer_in_one_pass() {
     let robots = Robots::parse(&body);
     let deep = format!("/{}", "a/".repeat(4096));
     assert!(!robots.is_allowed("bot", &deep));
-    assert!(robots.is_allowed("bot", &format!("{deep}x")));
-    assert!(robots.is_allowed("bot", &format!("/{}", "a".repeat(8192))));
+    assert!(robots.is_allowed("bot", format!("{deep}x")));
+    assert!(robots.is_allowed("bot", format!("/{}", "a".repeat(8192))));
     let d = robots.explain("bot", "/a/b");
     assert_eq!(d.rule().map(|r| r.line()), Some(2));
 }

@@ -18,8 +18,8 @@ use crate::Error;
 /// assert_eq!(url.as_str(), "https://example.com:8443/robots.txt");
 /// # Ok::<(), keepout::Error>(())
 /// ```
-pub fn robots_url(url: &str) -> Result<Url, Error> {
-    let parsed = parse_site_url(url)?;
+pub fn robots_url(url: impl AsRef<str>) -> Result<Url, Error> {
+    let parsed = parse_site_url(url.as_ref())?;
     Ok(robots_url_of(&parsed))
 }
 
@@ -34,8 +34,8 @@ pub fn robots_url(url: &str) -> Result<Url, Error> {
 /// );
 /// # Ok::<(), keepout::Error>(())
 /// ```
-pub fn origin_key(url: &str) -> Result<String, Error> {
-    origin_key_ref(url).map(Cow::into_owned)
+pub fn origin_key(url: impl AsRef<str>) -> Result<String, Error> {
+    origin_key_ref(url.as_ref()).map(Cow::into_owned)
 }
 
 /// [`origin_key`], borrowed from `url` when the URL is of the common shape

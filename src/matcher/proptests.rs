@@ -205,7 +205,7 @@ proptest! {
         // Before the handle builds any index, and after.
         let scanned: Vec<_> = paths
             .iter()
-            .map(|p| robots.explain(query, &url(p)).rule().map(|r| r.line()))
+            .map(|p| robots.explain(query, url(p)).rule().map(|r| r.line()))
             .collect();
         let bot = robots.agent(query);
         let rules: Vec<_> = bot.groups().flat_map(|g| g.rules()).collect();

@@ -21,20 +21,20 @@ pub fn result(robots: &Robots) -> &FetchResult {
 /// `RULES` apply to `base`: `/private` is disallowed, the rest allowed.
 pub fn assert_rules(robots: &Robots, base: &str) {
     assert_eq!(robots.access(), Access::Rules);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
+    assert!(!robots.is_allowed(AGENT, format!("{base}/private/x")));
+    assert!(robots.is_allowed(AGENT, format!("{base}/public/x")));
 }
 
 /// Everything is allowed (robots.txt unavailable).
 pub fn assert_allow_all(robots: &Robots, base: &str) {
     assert_eq!(robots.access(), Access::AllowAll);
-    assert!(robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(robots.is_allowed(AGENT, &format!("{base}/public/x")));
+    assert!(robots.is_allowed(AGENT, format!("{base}/private/x")));
+    assert!(robots.is_allowed(AGENT, format!("{base}/public/x")));
 }
 
 /// Everything is disallowed (robots.txt unreachable).
 pub fn assert_disallow_all(robots: &Robots, base: &str) {
     assert_eq!(robots.access(), Access::DisallowAll);
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/private/x")));
-    assert!(!robots.is_allowed(AGENT, &format!("{base}/public/x")));
+    assert!(!robots.is_allowed(AGENT, format!("{base}/private/x")));
+    assert!(!robots.is_allowed(AGENT, format!("{base}/public/x")));
 }
