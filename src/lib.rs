@@ -125,6 +125,15 @@ pub use record::{Record, RequestRate};
 pub use robots::{Access, Agent, Robots};
 pub use view::{GroupView, RuleKind, RuleView};
 
+/// The `http` crate's status code, which [`FetchOutcome::status`] and
+/// [`UnreachableReason::Status`] carry: re-exported, so that matching on
+/// one needs no dependency of your own, nor one of a matching version.
+pub use http::StatusCode;
+/// The `url` crate's URL, which [`FetchOutcome::robots_url`] and
+/// [`fetch::robots_url`] return and every check accepts (as `&url`):
+/// re-exported like [`StatusCode`].
+pub use url::Url;
+
 /// Crate internals for the fuzz targets under `fuzz/` (the `__fuzz` feature).
 /// Not public API: hidden, unstable, and absent from normal builds.
 #[cfg(feature = "__fuzz")]

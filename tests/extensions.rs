@@ -527,3 +527,16 @@ fn urls_are_taken_as_str_string_or_url() {
         "https://example.com"
     );
 }
+
+/// `StatusCode` and `Url` come with the crate: no dependency of one's own
+/// is needed to match on an outcome's status or to hold a URL.
+#[test]
+fn status_code_and_url_are_reexported() {
+    let url = keepout::Url::parse("https://example.com/a").unwrap();
+    let robots = Robots::parse("User-agent: *\nDisallow: /a\n");
+    assert!(!robots.is_allowed("bot", &url));
+    // Parsed, not fetched: no outcome, so no status.
+    let status: Option<keepout::StatusCode> = robots.fetch_outcome().and_then(|o| o.status());
+    assert_eq!(status, None);
+    assert_eq!(keepout::StatusCode::NOT_FOUND.as_u16(), 404);
+}
