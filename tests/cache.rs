@@ -1329,6 +1329,8 @@ fn bad_options_are_refused() {
             RobotsCache::builder().retry_delay(DAY).max_backoff(MINUTE),
             "max_backoff",
         ),
+        // Only retry_delay set: it is the one named.
+        (RobotsCache::builder().retry_delay(2 * HOUR), "retry_delay"),
         (
             RobotsCache::builder().min_ttl(DAY + Duration::from_secs(1)),
             "min_ttl",
@@ -1341,6 +1343,16 @@ fn bad_options_are_refused() {
             "{err}"
         );
     }
+    // The message gives both values.
+    let err = RobotsCache::builder()
+        .retry_delay(2 * HOUR)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid option `retry_delay`: 7200s is above the default max_backoff (3600s); \
+         set max_backoff to at least 7200s too"
+    );
 }
 
 /// `Duration::MAX` settings mean "never", and neither overflow the clock

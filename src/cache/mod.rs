@@ -627,6 +627,9 @@ pub struct RobotsCacheBuilder {
     max_entries: Option<u64>,
     max_bytes: Option<u64>,
     policy: Policy,
+    /// Whether `max_backoff` was set (an error then names it, rather than
+    /// `retry_delay`).
+    max_backoff_set: bool,
     clock: Arc<dyn Clock>,
 }
 
@@ -643,6 +646,7 @@ impl RobotsCacheBuilder {
             fetcher: None,
             max_entries: None,
             max_bytes: None,
+            max_backoff_set: false,
             policy: Policy {
                 retry_delay: DEFAULT_RETRY_DELAY,
                 max_backoff: DEFAULT_MAX_BACKOFF,
@@ -706,6 +710,7 @@ impl RobotsCacheBuilder {
     /// least [`retry_delay`](Self::retry_delay).
     pub fn max_backoff(mut self, delay: Duration) -> Self {
         self.policy.max_backoff = delay;
+        self.max_backoff_set = true;
         self
     }
 
@@ -769,8 +774,21 @@ impl RobotsCacheBuilder {
         if self.policy.retry_delay.is_zero() {
             return Err(invalid("retry_delay", "must be more than zero"));
         }
-        if self.policy.max_backoff < self.policy.retry_delay {
-            return Err(invalid("max_backoff", "must be at least retry_delay"));
+        let (retry, max) = (self.policy.retry_delay, self.policy.max_backoff);
+        if max < retry {
+            return Err(if self.max_backoff_set {
+                invalid(
+                    "max_backoff",
+                    &format!("{max:?} is below retry_delay ({retry:?}); it must be at least that"),
+                )
+            } else {
+                invalid(
+                    "retry_delay",
+                    &format!(
+                        "{retry:?} is above the default max_backoff ({max:?}); set max_backoff to at least {retry:?} too"
+                    ),
+                )
+            });
         }
         if self.policy.min_ttl > MAX_FRESHNESS {
             return Err(invalid(
