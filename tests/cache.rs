@@ -250,6 +250,69 @@ async fn a_refresh_whose_spawn_panicked_is_given_back() {
     assert_eq!(requests(&server).await, 2, "the due entry is refreshed");
 }
 
+/// `due_at` tells when the cache next asks an origin: the expiry of its
+/// rules, or for an unreachable one the retry time of its backoff, which
+/// the served value's own outcome does not know of.
+#[tokio::test]
+async fn due_at_follows_the_caches_schedule() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let (cache, clock) = cache();
+    assert_eq!(cache.due_at(server.uri()).await.unwrap(), None);
+    assert!(cache.due_at("not a url").await.is_err());
+    let start = clock.now();
+    let served = cache.get(server.uri()).await.unwrap();
+    // The fetcher's expiry (its unreachable TTL, an hour) is not the
+    // cache's: it retries after a minute, then two.
+    let outcome = served.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome
+            .expires_at()
+            .duration_since(outcome.fetched_at())
+            .unwrap(),
+        HOUR
+    );
+    let due = cache.due_at(format!("{}/any/page", server.uri())).await;
+    assert_eq!(due.unwrap(), Some(start + MINUTE));
+    clock.advance(MINUTE);
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
+    assert_eq!(
+        cache.due_at(server.uri()).await.unwrap(),
+        Some(start + 3 * MINUTE)
+    );
+    // Back, with an hour's max-age: due then; asking made no request.
+    remount(
+        &server,
+        rules_200().insert_header("cache-control", "max-age=3600"),
+    )
+    .await;
+    clock.advance(2 * MINUTE);
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(
+        cache.due_at(server.uri()).await.unwrap(),
+        Some(start + 3 * MINUTE + HOUR)
+    );
+    assert_eq!(requests(&server).await, 1, "requests since the remount");
+
+    // An unreachable origin the capacity bound evicted keeps its retry
+    // time, and says so.
+    let (builder, clock) = setup();
+    let cache = builder.max_entries(1).build().unwrap();
+    let down = serve(ResponseTemplate::new(503)).await;
+    let other = serve(rules_200()).await;
+    let start = clock.now();
+    cache.get(down.uri()).await.unwrap();
+    cache.get(other.uri()).await.unwrap();
+    cache.run_pending_tasks().await;
+    assert_eq!(cache.stats().evictions, 1);
+    // `other` holds the one place.
+    assert!(cache.due_at(other.uri()).await.unwrap().is_some());
+    assert_eq!(
+        cache.due_at(down.uri()).await.unwrap(),
+        Some(start + MINUTE)
+    );
+}
+
 #[tokio::test]
 async fn fresh_entries_are_served_without_network() {
     let server = serve(rules_200()).await;

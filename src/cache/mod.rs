@@ -279,6 +279,29 @@ impl RobotsCache {
         Ok(self.get(url).await?.crawl_delay(agent))
     }
 
+    /// When the origin of `url` is next due: a lookup at or after this time
+    /// fetches its robots.txt again (or, at the stale limit while the
+    /// server's `Retry-After` runs, moves on to what the limit gives without
+    /// a request: see the [module docs](crate::cache)). That is the cached
+    /// value's expiry (at least [`min_ttl`](RobotsCacheBuilder::min_ttl)),
+    /// or for an unreachable origin its retry time, backoff and
+    /// `Retry-After` included, which the served value's
+    /// [`FetchOutcome::expires_at`](crate::FetchOutcome::expires_at) does
+    /// not know of: a crawler can requeue the origin's URLs for then.
+    /// `None` when the origin is not cached: its next lookup fetches.
+    /// Makes no request.
+    ///
+    /// Fails only for input that can have no robots.txt.
+    pub async fn due_at(&self, url: impl AsRef<str>) -> Result<Option<SystemTime>, Error> {
+        let key = origin_key_ref(url.as_ref())?;
+        let inner = &*self.inner;
+        if let Some(entry) = inner.map.get(&*key).await {
+            return Ok(Some(entry.next_check));
+        }
+        // An unreachable origin evicted meanwhile keeps its retry time.
+        Ok(inner.evicted.get(&*key).map(|entry| entry.next_check))
+    }
+
     /// Forgets the origin of `url`, so the next `get` fetches it again. A
     /// fetch or refresh of it already under way still answers the callers
     /// waiting for it, and is not kept; a `get` made after this returns

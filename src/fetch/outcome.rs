@@ -77,7 +77,11 @@ impl FetchOutcome {
     }
 
     /// When these rules should be fetched again (RFC 9309 section 2.4: at
-    /// most 24 hours after [`fetched_at`](Self::fetched_at)).
+    /// most 24 hours after [`fetched_at`](Self::fetched_at)), by this
+    /// fetch's response. A [`RobotsCache`](crate::RobotsCache) keeps a
+    /// schedule of its own (its `min_ttl`, its backoff for unreachable
+    /// origins): [`RobotsCache::due_at`](crate::RobotsCache::due_at) tells
+    /// it.
     pub fn expires_at(&self) -> SystemTime {
         self.expires_at
     }
