@@ -57,6 +57,17 @@ pub enum AgentMatch {
     None,
 }
 
+/// `named`, `star`, `none`.
+impl std::fmt::Display for AgentMatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AgentMatch::Named => "named",
+            AgentMatch::Star => "star",
+            AgentMatch::None => "none",
+        })
+    }
+}
+
 /// The groups that apply to `agent`, a product token or a whole User-Agent
 /// header value (its leading product token is used), and how they were found.
 #[inline]

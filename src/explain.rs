@@ -27,6 +27,21 @@ pub enum Cause {
     Unreachable,
 }
 
+/// `rule`, `no matching rule`, `no group`, `robots.txt`, `unavailable`,
+/// `unreachable`: short names for logs (a [`Decision`]'s Display says more).
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Cause::Rule => "rule",
+            Cause::NoMatchingRule => "no matching rule",
+            Cause::NoGroup => "no group",
+            Cause::RobotsTxt => "robots.txt",
+            Cause::Unavailable => "unavailable",
+            Cause::Unreachable => "unreachable",
+        })
+    }
+}
+
 /// The answer to "may this agent fetch this URL?", with its reason.
 ///
 /// ```

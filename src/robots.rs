@@ -30,6 +30,17 @@ pub enum Access {
     DisallowAll,
 }
 
+/// `rules`, `allow all`, `disallow all`.
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Access::Rules => "rules",
+            Access::AllowAll => "allow all",
+            Access::DisallowAll => "disallow all",
+        })
+    }
+}
+
 /// A parsed robots.txt: the rules, the extensions, and (when fetched) how it
 /// was fetched.
 ///
@@ -100,10 +111,12 @@ impl Robots {
     /// `agent` is a product token (`ExampleBot`) or a whole User-Agent header
     /// value (`ExampleBot/2.1 (+https://example.com/bot)`), whose leading
     /// product token is used; matching is case-insensitive. A name that
-    /// does not start with a product token (`""`, `*bot`, `/2.1`) matches
-    /// no named group, so the `*` groups apply to it, as to any crawler no
-    /// group names; a whole browser-style header is read as its first
-    /// token (`Mozilla`). `url` is an
+    /// does not start with a product token, leading spaces aside (`""`,
+    /// `*bot`, `/2.1`), matches no named group, so the `*` groups apply to
+    /// it, as to any crawler no group names; a whole browser-style header
+    /// is read as its first token (`Mozilla`): pass the crawler's token
+    /// ([`Fetcher::product_token`](crate::Fetcher::product_token) finds it
+    /// in such a header). `url` is an
     /// absolute URL or a path with optional query; scheme, authority and
     /// fragment are ignored. Both the URL and the patterns are compared in
     /// percent-encoded normal form (RFC 9309 section 2.2.2).

@@ -540,3 +540,28 @@ fn status_code_and_url_are_reexported() {
     assert_eq!(status, None);
     assert_eq!(keepout::StatusCode::NOT_FOUND.as_u16(), 404);
 }
+
+/// The small enums print for logs.
+#[test]
+fn access_cause_and_agent_match_display() {
+    use keepout::Access;
+    let robots = Robots::parse("User-agent: a\nDisallow: /x\n");
+    let d = robots.explain("a", "/x");
+    assert_eq!(
+        format!("{} {} {}", robots.access(), d.cause(), d.agent_match()),
+        "rules rule named"
+    );
+    let d = robots.explain("b", "/robots.txt");
+    assert_eq!(
+        format!("{} {}", d.cause(), d.agent_match()),
+        "robots.txt none"
+    );
+    assert_eq!(
+        format!("{} {}", Access::AllowAll, Access::DisallowAll),
+        "allow all disallow all"
+    );
+    assert_eq!(
+        format!("{} {}", Cause::NoMatchingRule, AgentMatch::Star),
+        "no matching rule star"
+    );
+}
