@@ -285,6 +285,31 @@ impl Robots {
         self.parsed.sitemaps()
     }
 
+    /// The `Sitemap` URLs ready to fetch: each value parsed as a URL, in
+    /// file order, without repeats; a relative one (`/sitemap.xml`)
+    /// resolved against the URL this file was fetched from (after
+    /// redirects, as a browser resolves a page's links). Values that are
+    /// not http(s) URLs, and relative ones of a file that was parsed
+    /// rather than fetched, are left out: [`sitemaps`](Robots::sitemaps)
+    /// has every value as written.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse(
+    ///     "Sitemap: https://example.com/a.xml\nSitemap: not a url\nSitemap: https://example.com/a.xml\n",
+    /// );
+    /// let urls: Vec<String> = robots.sitemap_urls().iter().map(|u| u.to_string()).collect();
+    /// assert_eq!(urls, ["https://example.com/a.xml"]);
+    /// ```
+    pub fn sitemap_urls(&self) -> Vec<url::Url> {
+        let base = self.fetch_outcome().map(FetchOutcome::final_url);
+        let mut seen = std::collections::HashSet::new();
+        self.sitemaps()
+            .filter_map(|value| url::Url::options().base_url(base).parse(value).ok())
+            .filter(|url| matches!(url.scheme(), "http" | "https"))
+            .filter(|url| seen.insert(url.clone()))
+            .collect()
+    }
+
     /// The first `Host` value (a Yandex extension naming the preferred host).
     pub fn host(&self) -> Option<&str> {
         self.parsed.host()

@@ -267,6 +267,48 @@ async fn five_redirects_are_followed() {
     assert_rules(&robots, &server.uri());
 }
 
+/// Sitemap values ready to fetch: relative ones resolved against the URL
+/// the file came from (after its redirect), others as written, repeats and
+/// values that are not http(s) URLs left out.
+#[tokio::test]
+async fn sitemap_urls_resolve_against_the_url_the_file_came_from() {
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(redirect(301, "/site/robots.txt"))
+        .mount(&server)
+        .await;
+    let body = "Sitemap: /a.xml\nSitemap: b.xml\nSitemap: https://other.example/c.xml\n\
+                Sitemap: ftp://other.example/d.xml\nSitemap: /a.xml\nSitemap: http://[bad/\n";
+    Mock::given(path("/site/robots.txt"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(body))
+        .mount(&server)
+        .await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(robots.sitemaps().len(), 6);
+    let urls: Vec<String> = robots
+        .sitemap_urls()
+        .iter()
+        .map(|u| u.to_string())
+        .collect();
+    let base = server.uri();
+    assert_eq!(
+        urls,
+        [
+            format!("{base}/a.xml"),
+            format!("{base}/site/b.xml"),
+            "https://other.example/c.xml".to_owned(),
+        ]
+    );
+    // Parsed, not fetched: no base, so the relative ones are left out.
+    let parsed = Robots::parse(body);
+    let urls: Vec<String> = parsed
+        .sitemap_urls()
+        .iter()
+        .map(|u| u.to_string())
+        .collect();
+    assert_eq!(urls, ["https://other.example/c.xml"]);
+}
+
 #[tokio::test]
 async fn a_sixth_redirect_is_unavailable() {
     let server = redirect_chain(6).await;
