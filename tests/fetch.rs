@@ -829,6 +829,28 @@ async fn body_is_capped_and_the_partial_line_dropped() {
     assert!(!robots.is_allowed(AGENT, format!("{}/public/x", server.uri())));
 }
 
+/// A body of exactly the limit is read whole: nothing was cut, so its last
+/// line applies even without a line end.
+#[tokio::test]
+async fn a_body_of_exactly_the_limit_is_read_whole() {
+    let cap = keepout::fetch::MIN_BODY_LIMIT;
+    let last = "Disallow: /last";
+    let mut body = String::from("User-agent: *\n");
+    while body.len() + last.len() < cap {
+        body.push_str("# filler\n");
+    }
+    body.truncate(cap - last.len() - 1);
+    body.push('\n');
+    body.push_str(last);
+    assert_eq!(body.len(), cap);
+    let server = serve(ResponseTemplate::new(200).set_body_string(body)).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.body_bytes(), cap);
+    assert!(!outcome.truncated_at_cap());
+    assert!(!robots.is_allowed(AGENT, format!("{}/last", server.uri())));
+}
+
 #[tokio::test]
 async fn expiry_follows_cache_headers_capped_at_a_day() {
     let cases = [

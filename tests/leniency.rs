@@ -2,6 +2,8 @@
 //! syntax, junk. Each test writes the oddity into a small file and checks
 //! both that the rule is understood and what warning is recorded.
 
+use std::time::Duration;
+
 use keepout::{Directive, ParseOptions, Robots, WarningKind};
 
 fn blocks(body: impl AsRef<[u8]>, agent: &str, url: &str) -> bool {
@@ -184,6 +186,63 @@ fn common_misspellings_are_accepted_with_a_warning() {
             })
             .collect();
         assert!(understood.contains(&Directive::Disallow), "{body}");
+    }
+}
+
+/// Every misspelling the parser knows, each read as its key with a
+/// `Misspelled` warning saying so.
+#[test]
+fn every_known_misspelling_is_read_as_its_key() {
+    let understood = |robots: &Robots| -> Vec<Directive> {
+        robots
+            .warnings()
+            .iter()
+            .filter_map(|w| match &w.kind {
+                WarningKind::Misspelled { understood_as, .. } => Some(*understood_as),
+                _ => None,
+            })
+            .collect()
+    };
+    for key in ["useragent", "user agent", "user_agent", "user-agents"] {
+        let robots = Robots::parse(format!("{key}: *\nDisallow: /x\n"));
+        assert!(!robots.is_allowed("bot", "/x"), "{key}");
+        assert_eq!(understood(&robots), [Directive::UserAgent], "{key}");
+    }
+    for key in [
+        "disalow",
+        "dissallow",
+        "dissalow",
+        "diasllow",
+        "disallaw",
+        "dis-allow",
+    ] {
+        let robots = Robots::parse(format!("User-agent: *\n{key}: /x\n"));
+        assert!(!robots.is_allowed("bot", "/x"), "{key}");
+        assert_eq!(understood(&robots), [Directive::Disallow], "{key}");
+    }
+    for key in ["site-map", "site map", "sitemaps"] {
+        let robots = Robots::parse(format!("{key}: https://example.com/s.xml\n"));
+        assert_eq!(
+            robots.sitemaps().collect::<Vec<_>>(),
+            ["https://example.com/s.xml"],
+            "{key}"
+        );
+        assert_eq!(understood(&robots), [Directive::Sitemap], "{key}");
+    }
+    for key in ["crawldelay", "crawl delay", "crawl_delay"] {
+        let robots = Robots::parse(format!("User-agent: *\n{key}: 5\n"));
+        assert_eq!(
+            robots.crawl_delay("bot"),
+            Some(Duration::from_secs(5)),
+            "{key}"
+        );
+        assert_eq!(understood(&robots), [Directive::CrawlDelay], "{key}");
+    }
+    for key in ["requestrate", "request rate", "request_rate"] {
+        let robots = Robots::parse(format!("User-agent: *\n{key}: 1/10\n"));
+        let rate = robots.request_rate("bot").expect(key);
+        assert_eq!(rate.delay(), Duration::from_secs(10), "{key}");
+        assert_eq!(understood(&robots), [Directive::RequestRate], "{key}");
     }
 }
 

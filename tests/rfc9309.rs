@@ -106,6 +106,13 @@ fn agent_matching_is_case_insensitive_and_exact() {
     let txt = "User-agent: bot\nDisallow: /\n";
     assert!(allowed(txt, "mybot", "/x"));
     assert!(!allowed(txt, "bot", "/x"));
+    // `_` and `-` belong to the token (section 2.2.1), on both sides.
+    let txt = "User-agent: my_bot\nDisallow: /\n\nUser-agent: ia-archiver\nDisallow: /\n";
+    assert!(!allowed(txt, "my_bot/1.0", "/x"));
+    assert!(allowed(txt, "my", "/x"));
+    assert!(allowed(txt, "my_crawler", "/x"));
+    assert!(!allowed(txt, "IA-Archiver (+http://x)", "/x"));
+    assert!(allowed(txt, "ia", "/x"));
 }
 
 // A robots.txt value with more than a product token counts as its leading token.

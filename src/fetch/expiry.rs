@@ -225,6 +225,18 @@ mod tests {
             ttl(&[("cache-control", "max-age=600"), ("age", "100")]),
             Duration::from_secs(500)
         );
+        // Of two max-age directives, in one header or two, the first counts.
+        assert_eq!(
+            ttl(&[("cache-control", "max-age=60, max-age=3600")]),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            ttl(&[
+                ("cache-control", "max-age=60"),
+                ("cache-control", "max-age=3600")
+            ]),
+            Duration::from_secs(60)
+        );
     }
 
     #[test]

@@ -1304,6 +1304,8 @@ mod tests {
         assert_eq!(product_token(b"Googlebot/2.1 (+http://x)"), b"Googlebot");
         assert_eq!(product_token(b"Foo Bar"), b"Foo");
         assert_eq!(product_token(b"MJ12bot"), b"MJ12bot");
+        assert_eq!(product_token(b"ia_archiver/1.0"), b"ia_archiver");
+        assert_eq!(product_token(b"Yandex-Images;x"), b"Yandex-Images");
         assert_eq!(product_token(b"(compatible)"), b"");
         assert!(is_star(b"*") && is_star(b"* Disallow: /") && !is_star(b"*bot"));
     }
