@@ -286,12 +286,13 @@ impl Robots {
     }
 
     /// The `Sitemap` URLs ready to fetch: each value parsed as a URL, in
-    /// file order, without repeats; a relative one (`/sitemap.xml`)
-    /// resolved against the URL this file was fetched from (after
-    /// redirects, as a browser resolves a page's links). Values that are
-    /// not http(s) URLs, and relative ones of a file that was parsed
-    /// rather than fetched, are left out: [`sitemaps`](Robots::sitemaps)
-    /// has every value as written.
+    /// file order, without repeats. A value is an absolute http(s) URL, or
+    /// a path (`/sitemap.xml`: starting with `/`, no space or tab), which
+    /// is resolved against the URL this file was fetched from (after
+    /// redirects, as a browser resolves a page's links). Anything else
+    /// (`not a url`, `sitemap.xml`, `ftp://...`), and paths in a file that
+    /// was parsed rather than fetched, is left out:
+    /// [`sitemaps`](Robots::sitemaps) has every value as written.
     ///
     /// ```
     /// let robots = keepout::Robots::parse(
@@ -304,7 +305,14 @@ impl Robots {
         let base = self.fetch_outcome().map(FetchOutcome::final_url);
         let mut seen = std::collections::HashSet::new();
         self.sitemaps()
-            .filter_map(|value| url::Url::options().base_url(base).parse(value).ok())
+            .filter_map(|value| {
+                let path = value.starts_with('/') && !value.contains([' ', '\t']);
+                match (path, base) {
+                    (true, Some(base)) => base.join(value).ok(),
+                    (true, None) => None,
+                    (false, _) => url::Url::parse(value).ok(),
+                }
+            })
             .filter(|url| matches!(url.scheme(), "http" | "https"))
             .filter(|url| seen.insert(url.clone()))
             .collect()

@@ -267,9 +267,9 @@ async fn five_redirects_are_followed() {
     assert_rules(&robots, &server.uri());
 }
 
-/// Sitemap values ready to fetch: relative ones resolved against the URL
-/// the file came from (after its redirect), others as written, repeats and
-/// values that are not http(s) URLs left out.
+/// Sitemap values ready to fetch: paths resolved against the URL the file
+/// came from (after its redirect), absolute URLs as written; repeats, and
+/// values that are neither paths nor http(s) URLs, left out.
 #[tokio::test]
 async fn sitemap_urls_resolve_against_the_url_the_file_came_from() {
     let server = MockServer::start().await;
@@ -278,13 +278,14 @@ async fn sitemap_urls_resolve_against_the_url_the_file_came_from() {
         .mount(&server)
         .await;
     let body = "Sitemap: /a.xml\nSitemap: b.xml\nSitemap: https://other.example/c.xml\n\
-                Sitemap: ftp://other.example/d.xml\nSitemap: /a.xml\nSitemap: http://[bad/\n";
+                Sitemap: ftp://other.example/d.xml\nSitemap: /a.xml\nSitemap: http://[bad/\n\
+                Sitemap: not a url\nSitemap: ?q\nSitemap: /with space.xml\nSitemap: //cdn.example/e.xml\n";
     Mock::given(path("/site/robots.txt"))
         .respond_with(ResponseTemplate::new(200).set_body_string(body))
         .mount(&server)
         .await;
     let robots = fetcher().fetch(server.uri()).await.unwrap();
-    assert_eq!(robots.sitemaps().len(), 6);
+    assert_eq!(robots.sitemaps().len(), 10);
     let urls: Vec<String> = robots
         .sitemap_urls()
         .iter()
@@ -295,8 +296,8 @@ async fn sitemap_urls_resolve_against_the_url_the_file_came_from() {
         urls,
         [
             format!("{base}/a.xml"),
-            format!("{base}/site/b.xml"),
             "https://other.example/c.xml".to_owned(),
+            "http://cdn.example/e.xml".to_owned(),
         ]
     );
     // Parsed, not fetched: no base, so the relative ones are left out.
