@@ -207,7 +207,7 @@ impl Fetcher {
 /// | option | default |
 /// |---|---|
 /// | [`user_agent`](Self::user_agent) | [`DEFAULT_USER_AGENT`] (`keepout/VERSION (+repository)`) |
-/// | [`product_token`](Self::product_token) | the User-Agent's leading token (`keepout`) |
+/// | [`product_token`](Self::product_token) | the User-Agent's leading token (`keepout`), or the one after `compatible;` in `Mozilla/5.0 (compatible; ExampleBot/1.2; ...)` |
 /// | [`timeout`](Self::timeout) | 10 s for the whole fetch |
 /// | [`connect_timeout`](Self::connect_timeout) | none of its own (the total timeout bounds it) |
 /// | [`max_redirects`](Self::max_redirects) | 5 |
@@ -363,7 +363,7 @@ impl FetcherBuilder {
                 invalid(
                     "user_agent",
                     format!(
-                        "{ua_text:?} is not a valid header value: it must be visible ASCII (spaces allowed) and not empty"
+                        "{ua_text:?} is not a valid header value: it must be visible ASCII (spaces and tabs allowed) and not empty"
                     ),
                 )
             })?;
@@ -445,9 +445,11 @@ fn is_product_token(token: &str) -> bool {
 
 /// The crawler's product name in a User-Agent, if it is a valid product
 /// token: the one it starts with (`ExampleBot` in `ExampleBot/1.2 (...)`),
-/// or in the browser-compatible form that Googlebot and bingbot send,
-/// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)`, the one after
-/// `compatible;` (`Mozilla` names no crawler).
+/// or in the browser-compatible form that Googlebot and bingbot send, the
+/// one that opens a comment after `(compatible;` (in any case, in any of
+/// the comments: Googlebot's smartphone header has it last):
+/// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)`. `Mozilla` and
+/// a browser's `MSIE` name no crawler.
 fn leading_token(user_agent: &str) -> Option<String> {
     let first_word = |text: &str| {
         let token = text
@@ -460,9 +462,14 @@ fn leading_token(user_agent: &str) -> Option<String> {
     if !token.eq_ignore_ascii_case("Mozilla") {
         return Some(token);
     }
-    let (_, comment) = user_agent.split_once('(')?;
-    let rest = comment.trim_start().strip_prefix("compatible;")?;
-    first_word(rest)
+    const MARK: &[u8] = b"(compatible;";
+    let at = user_agent
+        .as_bytes()
+        .windows(MARK.len())
+        .position(|w| w.eq_ignore_ascii_case(MARK))?;
+    // `MARK` is ASCII, so `at + MARK.len()` is a character boundary.
+    first_word(&user_agent[at + MARK.len()..])
+        .filter(|t| !t.eq_ignore_ascii_case("Mozilla") && !t.eq_ignore_ascii_case("MSIE"))
 }
 
 #[cfg(test)]
@@ -535,6 +542,25 @@ mod tests {
         assert_eq!(token("Mozilla/5.0 (X11; Linux x86_64)"), None);
         assert_eq!(token("Mozilla/5.0"), None);
         assert_eq!(token("Mozilla/5.0 (compatible; )"), None);
+        assert_eq!(token("Mozilla/5.0 (compatible)"), None);
+        assert_eq!(token("Mozilla/5.0 (Compatible; X)"), Some("X".into()));
+        // Googlebot's smartphone header: the mark in its last comment.
+        assert_eq!(
+            token(
+                "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 \
+                 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36 \
+                 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+            ),
+            Some("Googlebot".into())
+        );
+        // A browser's header names no crawler.
+        assert_eq!(
+            token("Mozilla/4.0 (compatible; MSIE 9.0; Windows NT 6.1)"),
+            None
+        );
+        assert_eq!(token("Mozilla/5.0 (compatible; Mozilla/5.0)"), None);
+        // Not a product token: refused, asking for one.
+        assert_eq!(token("Mozilla/5.0 (compatible; Yahoo! Slurp)"), None);
         let err = Fetcher::builder()
             .user_agent("Bötchen/1")
             .build()
