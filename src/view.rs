@@ -199,7 +199,9 @@ impl fmt::Display for GroupView<'_> {
 /// section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI) escaped as `\u{1b}`:
 /// a file's text shown in a log or on a terminal must not move the cursor,
 /// recolour or clear the screen, nor show the rest of a line right to
-/// left, so that one pattern reads as another.
+/// left. The escapes are for reading, not for reading back: a backslash is
+/// not escaped, so a file holding the six characters `\u{1b}` shows the
+/// same, and invisible characters such as U+200B pass as they are.
 pub(crate) struct Printable<'a>(pub(crate) &'a str);
 
 impl Printable<'_> {

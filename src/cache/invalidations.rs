@@ -31,9 +31,10 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How many single invalidations the log keeps: a question about a fetch
-/// during which more than this many came is answered [`Since::Unknown`]
-/// (unless the log names its origin). 24 bytes each, plus the key.
+/// How many single invalidations the log keeps by key: a question about a
+/// fetch during which more than this many came is answered by the
+/// [`BUCKETS`] for those the log let go (unless the log names its origin).
+/// 24 bytes each, plus the key.
 pub(crate) const LOG_LEN: usize = 1024;
 
 /// How many buckets of keys keep the number of their latest invalidation,
@@ -193,7 +194,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stamp_older_than_the_log_is_unknown_unless_the_log_names_it() {
+    fn a_stamp_older_than_the_log_is_answered_by_the_buckets() {
         let inv = Invalidations::default();
         let then = inv.stamp();
         for i in 0..LOG_LEN {

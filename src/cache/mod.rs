@@ -215,9 +215,12 @@ impl RobotsCache {
     /// waiting (a timeout, a `select!`, an aborted task) does not cancel it
     /// for the others. (One case makes two requests: when the capacity
     /// bound evicts an origin while it is being refreshed, a lookup in the
-    /// meantime misses and fetches it anew.) Must be called within a Tokio runtime with its I/O
-    /// and time drivers ([`enable_all`](tokio::runtime::Builder::enable_all),
-    /// as `#[tokio::main]` has), which the fetch needs; panics outside one.
+    /// meantime misses and fetches it anew.)
+    ///
+    /// Must be called within a Tokio runtime with its I/O and time drivers
+    /// ([`enable_all`](tokio::runtime::Builder::enable_all), as
+    /// `#[tokio::main]` has), which a fetch needs: a lookup that fetches
+    /// panics outside one.
     ///
     /// Fails only for input that can have no robots.txt (not a URL, not
     /// http/https, no host), as [`Robots::fetch`] does, or with
@@ -289,7 +292,8 @@ impl RobotsCache {
     /// [`FetchOutcome::expires_at`](crate::FetchOutcome::expires_at) does
     /// not know of: a crawler can requeue the origin's URLs for then.
     /// `None` when the origin is not cached: its next lookup fetches.
-    /// Makes no request.
+    /// Makes no request, and counts in no [`stats`](Self::stats); to the
+    /// capacity bound it is a use of the origin, as a lookup is.
     ///
     /// Fails only for input that can have no robots.txt.
     pub async fn due_at(&self, url: impl AsRef<str>) -> Result<Option<SystemTime>, Error> {
