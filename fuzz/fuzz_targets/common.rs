@@ -227,6 +227,10 @@ pub fn check_structure(robots: &Robots, body: &[u8]) {
     for s in robots.sitemaps() {
         assert!(!s.is_empty());
     }
+    // A parsed file has no base: only absolute http(s) URLs, each once.
+    let urls = robots.sitemap_urls();
+    assert!(urls.len() <= robots.sitemaps().len());
+    assert!(urls.iter().all(|u| matches!(u.scheme(), "http" | "https")));
     let _ = (
         robots.host(),
         robots.heap_bytes(),
