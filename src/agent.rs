@@ -89,7 +89,15 @@ pub(crate) fn select_names<'a>(
         return star(parsed);
     }
     let agent = trim(agent.as_bytes());
-    let token = product_token(agent);
+    let mut token = product_token(agent);
+    if token.eq_ignore_ascii_case(b"Mozilla") {
+        // A browser-compatible header: the crawler is named in a comment.
+        if let Some(crawler) = compatible_comment(agent).map(|c| product_token(trim(c)))
+            && is_crawler(crawler)
+        {
+            token = crawler;
+        }
+    }
     if !token.is_empty() && !is_star(agent) {
         // The binary search reads only the tokens' 8-octet keys; tokens are
         // compared whole only between equal keys.
@@ -121,6 +129,27 @@ pub(crate) fn select_names<'a>(
         }
     }
     star(parsed)
+}
+
+/// What follows `(compatible;` in a User-Agent header, matched in any
+/// case, in any of its comments: where the browser-compatible form that
+/// Googlebot and bingbot send, `Mozilla/5.0 (compatible; ExampleBot/1.2;
+/// +https://...)`, names the crawler (Googlebot's smartphone header has it
+/// in its last comment). Leading spaces are left to the caller.
+pub(crate) fn compatible_comment(header: &[u8]) -> Option<&[u8]> {
+    const MARK: &[u8] = b"(compatible;";
+    let at = header
+        .windows(MARK.len())
+        .position(|w| w.eq_ignore_ascii_case(MARK))?;
+    Some(&header[at + MARK.len()..])
+}
+
+/// Whether a token after `(compatible;` names a crawler: not empty, and
+/// neither `Mozilla` nor a browser's `MSIE`.
+pub(crate) fn is_crawler(token: &[u8]) -> bool {
+    !token.is_empty()
+        && !token.eq_ignore_ascii_case(b"Mozilla")
+        && !token.eq_ignore_ascii_case(b"MSIE")
 }
 
 /// The `*` groups, which apply when none names the crawler.

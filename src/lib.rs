@@ -84,7 +84,9 @@
 //!   `ツ` matches `%E3%83%84`). Google expects callers to percent-encode URLs
 //!   themselves and does not decode `%XX` of unreserved characters.
 //! - The crawler's name may be a whole User-Agent header; its leading
-//!   product token is used, so `Foo Bar` is the crawler `Foo`.
+//!   product token is used, so `Foo Bar` is the crawler `Foo`, or in the
+//!   browser-compatible form the one after `(compatible;`:
+//!   `Mozilla/5.0 (compatible; Foo/1.0)` is `Foo`.
 //! - Product tokens may contain digits (`MJ12bot`).
 //! - `Allow: /dir/index.html` does not also allow `/dir/`.
 //! - A rule's length, which decides the longest match, is counted in normal

@@ -113,10 +113,12 @@ impl Robots {
     /// product token is used; matching is case-insensitive. A name that
     /// does not start with a product token, leading spaces aside (`""`,
     /// `*bot`, `/2.1`), matches no named group, so the `*` groups apply to
-    /// it, as to any crawler no group names; a whole browser-style header
-    /// is read as its first token (`Mozilla`): pass the crawler's token
-    /// ([`Fetcher::product_token`](crate::Fetcher::product_token) finds it
-    /// in such a header). `url` is an
+    /// it, as to any crawler no group names. A browser-compatible header,
+    /// the form Googlebot and bingbot send, names the crawler after
+    /// `(compatible;`: `Mozilla/5.0 (compatible; ExampleBot/1.2;
+    /// +https://...)` is `ExampleBot`, as
+    /// [`Fetcher::product_token`](crate::Fetcher::product_token) reads it
+    /// (one without a crawler there, a browser's, is `Mozilla`). `url` is an
     /// absolute URL or a path with optional query; scheme, authority and
     /// fragment are ignored. Both the URL and the patterns are compared in
     /// percent-encoded normal form (RFC 9309 section 2.2.2).

@@ -134,6 +134,25 @@ fn callers_may_pass_a_user_agent_header() {
         "/private"
     ));
     assert!(!allowed(txt, "  ExampleBot", "/private"));
+    // The browser-compatible form names the crawler in a comment, in any
+    // case and in any of its comments; a browser's names none.
+    let txt = "User-agent: ExampleBot\nDisallow: /private\n\nUser-agent: Mozilla\nDisallow: /m\n";
+    for header in [
+        "Mozilla/5.0 (compatible; ExampleBot/1.2; +https://example.com/bot)",
+        "mozilla/5.0 (Compatible;ExampleBot)",
+        "Mozilla/5.0 (Linux; Android 6.0.1) Safari/537.36 (compatible; examplebot/2.1)",
+    ] {
+        assert!(!allowed(txt, header, "/private"), "{header}");
+        assert!(allowed(txt, header, "/m"), "{header}");
+    }
+    for header in [
+        "Mozilla/5.0 (X11; Linux x86_64)",
+        "Mozilla/4.0 (compatible; MSIE 9.0; Windows NT 6.1)",
+        "Mozilla/5.0 (compatible; )",
+    ] {
+        assert!(allowed(txt, header, "/private"), "{header}");
+        assert!(!allowed(txt, header, "/m"), "{header}");
+    }
     // A header with no product token gets the `*` group.
     let txt = "User-agent: *\nDisallow: /\n";
     assert!(!allowed(txt, "(compatible; odd)", "/x"));

@@ -462,14 +462,11 @@ fn leading_token(user_agent: &str) -> Option<String> {
     if !token.eq_ignore_ascii_case("Mozilla") {
         return Some(token);
     }
-    const MARK: &[u8] = b"(compatible;";
-    let at = user_agent
-        .as_bytes()
-        .windows(MARK.len())
-        .position(|w| w.eq_ignore_ascii_case(MARK))?;
-    // `MARK` is ASCII, so `at + MARK.len()` is a character boundary.
-    first_word(&user_agent[at + MARK.len()..])
-        .filter(|t| !t.eq_ignore_ascii_case("Mozilla") && !t.eq_ignore_ascii_case("MSIE"))
+    // As `Robots::is_allowed` reads such a header (`agent::select_names`).
+    let comment = crate::agent::compatible_comment(user_agent.as_bytes())?;
+    // The mark is ASCII, so the comment starts at a character boundary.
+    let comment = &user_agent[user_agent.len() - comment.len()..];
+    first_word(comment).filter(|t| crate::agent::is_crawler(t.as_bytes()))
 }
 
 #[cfg(test)]
