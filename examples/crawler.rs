@@ -8,14 +8,16 @@
 //! Each origin gets a task that walks its URLs in order and waits the
 //! origin's crawl delay (at least `MIN_DELAY`) between requests; origins are
 //! crawled concurrently, at most `MAX_HOSTS` at a time. It prints what it
-//! would fetch rather than fetching pages.
+//! would fetch rather than fetching pages, why a URL is refused (the line
+//! that decided), each site's sitemaps, and for a site whose robots.txt is
+//! unreachable when the cache will ask again.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use keepout::RobotsCache;
 use keepout::fetch::{Fetcher, origin_key};
+use keepout::{Access, RobotsCache};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
@@ -91,12 +93,30 @@ async fn crawl_host(
     urls: &[String],
 ) -> Result<(), keepout::Error> {
     let mut next_request = Instant::now();
-    for url in urls {
+    for (i, url) in urls.iter().enumerate() {
         // Every task shares the cache: one robots.txt fetch per origin, and
         // the rules are re-fetched (conditionally) only when they expire.
         let robots = cache.get(url).await?;
+        if i == 0 {
+            for sitemap in robots.sitemap_urls() {
+                println!("{origin}: sitemap {sitemap}");
+            }
+        }
+        if robots.access() == Access::DisallowAll {
+            // Unreachable (RFC 9309 section 2.3.1.4): nothing of this site
+            // may be fetched until the cache has asked again.
+            let why = robots.fetch_outcome().map(|o| o.to_string());
+            let due = cache.due_at(url).await?;
+            let wait = due.and_then(|t| t.duration_since(SystemTime::now()).ok());
+            let wait = wait.unwrap_or_default().as_secs();
+            println!(
+                "{origin}: set aside for {wait} s: {}",
+                why.unwrap_or_default()
+            );
+            break;
+        }
         if !robots.is_allowed(agent, url) {
-            println!("{origin}: disallowed {url}");
+            println!("{origin}: {}", robots.explain(agent, url));
             continue;
         }
         sleep_until(next_request).await;
