@@ -811,6 +811,33 @@ async fn robots_url_option_fetches_that_origin_once() {
             "ALLOWED    https://elsewhere.example/y  no rule matches  (group at line 1: User-agent: *)",
         ]
     );
+    // Done as asked, with a note that those rules do not govern them.
+    assert_eq!(
+        run.stderr.trim_end(),
+        format!(
+            "keepout: note: 2 of the URLs are not on {}, whose robots.txt is applied to them as asked but does not govern them",
+            server.uri()
+        )
+    );
+    // None for URLs on the origin itself.
+    let own = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "ExampleBot",
+            "--robots",
+            &format!("{}/robots.txt", own.uri()),
+            &format!("{}/x", own.uri()),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!((run.code, run.stderr.as_str()), (1, ""));
 }
 
 /// Output closed early (`| head -1`): the run ends quietly, and its exit

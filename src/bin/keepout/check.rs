@@ -90,6 +90,12 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     // Each URL's origin, in order of first appearance.
     let mut origins: Vec<String> = Vec::new();
     let mut inputs = Vec::with_capacity(urls.len());
+    // With `--robots URL`: its origin, and how many URLs are elsewhere.
+    let robots_origin = match &robots_source {
+        Some(Source::Url(url)) => keepout::fetch::origin_key(url).ok(),
+        _ => None,
+    };
+    let mut elsewhere = 0usize;
     {
         let mut seen: HashMap<String, usize> = HashMap::new();
         for (url, stdin_line) in urls {
@@ -99,6 +105,9 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
                     None => e.to_string(),
                 })
             })?;
+            if robots_origin.as_ref().is_some_and(|o| *o != key) {
+                elsewhere += 1;
+            }
             let origin = if robots_source.is_some() {
                 0
             } else {
@@ -117,6 +126,13 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         }
     }
 
+    if let (Some(origin), 1..) = (&robots_origin, elsewhere) {
+        // Asked for, so done; but a robots.txt governs its own origin only
+        // (RFC 9309 section 2.3).
+        eprintln!(
+            "keepout: note: {elsewhere} of the URLs are not on {origin}, whose robots.txt is applied to them as asked but does not govern them"
+        );
+    }
     let mut printer = Printer {
         out: BufWriter::new(std::io::stdout().lock()),
         agent: &args.agent,
