@@ -66,7 +66,7 @@
 //! | `lanes` | sixteen octets at a time: the SIMD scans of the parser and of URL paths |
 //! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards |
 //! | `agent` | choosing the groups for a crawler's product token |
-//! | [`Robots`], [`Agent`], [`Decision`] | the questions a crawler asks, and why the answer |
+//! | [`Robots`], [`Agent`], [`OwnedAgent`], [`Decision`] | the questions a crawler asks, and why the answer |
 //! | `view` | read-only views of groups and rules ([`GroupView`], [`RuleView`]) |
 //! | [`fetch`] | HTTP fetching per RFC 9309 section 2.3 |
 //! | [`cache`] | one fetch per origin for all of a crawler's tasks ([`RobotsCache`]), RFC 9309 section 2.4 |
@@ -124,7 +124,7 @@ pub use fetch::{
 pub use lint::{Shadowed, Warning, WarningKind};
 pub use parse::{Directive, ParseOptions};
 pub use record::{Record, RequestRate};
-pub use robots::{Access, Agent, Robots};
+pub use robots::{Access, Agent, OwnedAgent, Robots};
 pub use view::{GroupView, RuleKind, RuleView};
 
 /// The `http` crate's status code, which [`FetchOutcome::status`] and

@@ -17,8 +17,8 @@
 //! patterns: it has that group's base. Nothing points into the input, so
 //! the body can be dropped after parsing.
 
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::lint::{Warning, WarningKind};
@@ -489,10 +489,11 @@ pub(crate) const NO_INDEX: u32 = u32::MAX;
 pub(crate) const STAR_SLOT: u32 = u32::MAX - 1;
 
 /// Where a large group's prefix index goes, built when checks have come to
-/// need it ([`rent`](crate::matcher::rent)); boxed, so an unbuilt one costs
+/// need it ([`rent`](crate::matcher::rent)); behind an `Arc` (which an
+/// [`OwnedAgent`](crate::OwnedAgent) shares), so an unbuilt one costs
 /// 16 bytes. A clone starts empty again.
 #[derive(Debug, Default)]
-pub(crate) struct IndexSlot(pub OnceLock<Box<Index>>);
+pub(crate) struct IndexSlot(pub OnceLock<Arc<Index>>);
 
 impl Clone for IndexSlot {
     fn clone(&self) -> Self {
@@ -1093,7 +1094,7 @@ impl Parsed {
     /// The index slot numbered `slot` ([`STAR_SLOT`] or a position in
     /// `indexes`), if there is one ([`NO_INDEX`]: none).
     #[inline]
-    pub fn slot(&self, slot: u32) -> Option<&OnceLock<Box<Index>>> {
+    pub fn slot(&self, slot: u32) -> Option<&OnceLock<Arc<Index>>> {
         if slot == STAR_SLOT {
             Some(&self.star_slot.0)
         } else {
@@ -1103,7 +1104,7 @@ impl Parsed {
 
     /// The prefix index slot of `group`, if it is large enough to have one.
     #[inline]
-    pub fn index_slot(&self, group: &Group) -> Option<&OnceLock<Box<Index>>> {
+    pub fn index_slot(&self, group: &Group) -> Option<&OnceLock<Arc<Index>>> {
         self.slot(group.index)
     }
 
@@ -1112,7 +1113,7 @@ impl Parsed {
     /// [`star_index`](Parsed::star_index)), or those of one crawler name
     /// (see [`Rare::named_indexes`]), as `agent::select` gives them.
     #[inline]
-    pub fn merged_slot(&self, groups: &[u32]) -> Option<&OnceLock<Box<Index>>> {
+    pub fn merged_slot(&self, groups: &[u32]) -> Option<&OnceLock<Arc<Index>>> {
         let slot = if std::ptr::eq(groups, self.star_groups()) {
             self.star_index
         } else if groups.len() > 1 {
@@ -1123,21 +1124,34 @@ impl Parsed {
         self.slot(slot)
     }
 
-    /// The merged index slot of `groups` when they are a crawler name's run
-    /// of `lookup_groups` that has one.
-    fn named_slot(&self, groups: &[u32]) -> Option<u32> {
-        let named = &self.rare()?.named_indexes;
+    /// Where `groups` are in `lookup_groups` (start and end), when they are
+    /// a run of it, as [`agent::select`](crate::agent::select) gives a
+    /// crawler name's groups; `None` for any other slice (the `*` groups,
+    /// none).
+    pub fn lookup_run(&self, groups: &[u32]) -> Option<(u32, u32)> {
         let all = self.lookup_groups().as_ptr_range();
-        if named.is_empty() || !all.contains(&groups.as_ptr()) {
+        if groups.is_empty() || !all.contains(&groups.as_ptr()) {
             return None;
         }
         // No `unsafe`: the offset from two addresses in one slice.
         let start = (groups.as_ptr() as usize - all.start as usize) / std::mem::size_of::<u32>();
+        // Both fit: the table's sections are indexed by `u32`.
+        Some((start as u32, (start + groups.len()) as u32))
+    }
+
+    /// The merged index slot of `groups` when they are a crawler name's run
+    /// of `lookup_groups` that has one.
+    fn named_slot(&self, groups: &[u32]) -> Option<u32> {
+        let named = &self.rare()?.named_indexes;
+        if named.is_empty() {
+            return None;
+        }
+        let run = self.lookup_run(groups)?;
         let i = named
-            .binary_search_by_key(&start, |&(start, _, _)| start as usize)
+            .binary_search_by_key(&run.0, |&(start, _, _)| start)
             .ok()?;
         let (start, end, slot) = named[i];
-        (groups.len() == (end - start) as usize).then_some(slot)
+        ((start, end) == run).then_some(slot)
     }
 
     /// The sitemap URLs, in file order.

@@ -241,6 +241,34 @@ impl Robots {
         }
     }
 
+    /// A handle like [`agent`](Robots::agent)'s that holds a clone of this
+    /// `Robots` (two reference counts) rather than borrowing it, so it can
+    /// be kept where a borrow cannot: in a per-host worker's state beside
+    /// the `Arc<Robots>` a [`RobotsCache`](crate::RobotsCache) returned, or
+    /// moved into a task.
+    ///
+    /// ```
+    /// use keepout::{OwnedAgent, Robots};
+    ///
+    /// struct Host {
+    ///     rules: OwnedAgent,
+    /// }
+    ///
+    /// let robots = Robots::parse("User-agent: examplebot\nDisallow: /tmp/\n");
+    /// let host = Host { rules: robots.owned_agent("ExampleBot/1.0") };
+    /// drop(robots);
+    /// assert!(!host.rules.is_allowed("https://example.com/tmp/a"));
+    /// ```
+    pub fn owned_agent(&self, agent: &str) -> OwnedAgent {
+        let (groups, _, agent_match) = agent::select_names(&self.parsed, agent);
+        OwnedAgent {
+            run: self.parsed.lookup_run(groups),
+            agent_match,
+            resolved: matcher::resolve(&self.parsed, groups, self.access).map(Arc::clone),
+            robots: self.clone(),
+        }
+    }
+
     /// The `Crawl-delay` for `agent`, at most
     /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day), from
     /// the groups that apply to it (its own, else `*`), in file order: the
@@ -458,6 +486,108 @@ impl fmt::Debug for Agent<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Agent")
             .field("groups", &self.groups)
+            .field("agent_match", &self.agent_match)
+            .finish()
+    }
+}
+
+/// The rules of a [`Robots`] for one crawler, found once, like an
+/// [`Agent`], but owning a clone of the `Robots` rather than borrowing it:
+/// see [`Robots::owned_agent`]. Cloning it is cheap (reference counts).
+///
+/// A check through it costs about what one through an `Agent` does (it
+/// also reads the parsed file's own struct, to find the rules; 1% slower in
+/// `cargo bench --bench ratios`), and less than
+/// [`Robots::is_allowed`], which finds the crawler's groups on every call.
+/// [`agent`](OwnedAgent::agent) lends an `Agent` for its other questions,
+/// without searching for the crawler's groups again.
+#[derive(Clone)]
+pub struct OwnedAgent {
+    robots: Robots,
+    /// The crawler's groups and names in `Parsed::lookup_groups` and
+    /// `Parsed::lookup` when a group names it; `None` for the `*` groups
+    /// (or none, by `agent_match`).
+    run: Option<(u32, u32)>,
+    agent_match: AgentMatch,
+    /// The groups resolved down to their rules, under `robots.access`.
+    resolved: matcher::Resolved<Arc<matcher::index::Index>>,
+}
+
+impl OwnedAgent {
+    /// May this crawler fetch `url`? See [`Robots::is_allowed`].
+    #[inline]
+    pub fn is_allowed(&self, url: impl AsRef<str>) -> bool {
+        let path = normal_path(url.as_ref());
+        if matcher::is_robots_txt(&path) {
+            return true;
+        }
+        self.resolved
+            .as_ref()
+            .prepared(&self.robots.parsed, || self.groups_and_names().0)
+            .allows(&path)
+    }
+
+    /// Like [`is_allowed`](OwnedAgent::is_allowed), with the reason.
+    pub fn explain(&self, url: impl AsRef<str>) -> Decision<'_> {
+        self.agent().explain(url)
+    }
+
+    /// The crawler's `Crawl-delay`; see [`Robots::crawl_delay`].
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.agent().crawl_delay()
+    }
+
+    /// The crawler's `Request-rate`; see [`Robots::request_rate`].
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.agent().request_rate()
+    }
+
+    /// How the groups were chosen: by the crawler's name, by `*`, or none.
+    pub fn agent_match(&self) -> AgentMatch {
+        self.agent_match
+    }
+
+    /// The borrowing handle for the same crawler, made without searching
+    /// for its groups again: for [`groups`](Agent::groups), or for checks
+    /// in a loop that can hold the borrow.
+    pub fn agent(&self) -> Agent<'_> {
+        let (groups, names) = self.groups_and_names();
+        Agent {
+            robots: &self.robots,
+            groups,
+            names,
+            agent_match: self.agent_match,
+            prepared: self
+                .resolved
+                .as_ref()
+                .prepared(&self.robots.parsed, || groups),
+        }
+    }
+
+    /// The `Robots` the handle holds.
+    pub fn robots(&self) -> &Robots {
+        &self.robots
+    }
+
+    /// The crawler's groups and, for named groups, the user-agent value in
+    /// each naming it, as `agent::select_names` gave them.
+    fn groups_and_names(&self) -> (&[u32], &[u32]) {
+        let parsed = &*self.robots.parsed;
+        match self.run {
+            Some((start, end)) => {
+                let run = start as usize..end as usize;
+                (&parsed.lookup_groups()[run.clone()], &parsed.lookup()[run])
+            }
+            None if self.agent_match == AgentMatch::Star => (parsed.star_groups(), &[]),
+            None => (&[], &[]),
+        }
+    }
+}
+
+impl fmt::Debug for OwnedAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OwnedAgent")
+            .field("groups", &self.groups_and_names().0)
             .field("agent_match", &self.agent_match)
             .finish()
     }

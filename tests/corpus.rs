@@ -166,13 +166,24 @@ fn check_body(name: &str, body: &[u8], robots: &Robots) -> usize {
     );
     for (k, agent) in agents.iter().enumerate() {
         let bot = robots.agent(agent);
+        let owned = robots.owned_agent(agent);
         let rules: Vec<_> = bot.groups().flat_map(|g| g.rules()).collect();
         let step = rules.len().div_ceil(MAX_RULE_URLS).max(1);
         for rule in rules.iter().step_by(step) {
             for (i, url) in urls_for(rule.normalized()).iter().enumerate() {
                 let allowed = robots.is_allowed(agent, url);
                 assert_eq!(bot.is_allowed(url), allowed, "{name}: {agent} {url}");
+                assert_eq!(
+                    owned.is_allowed(url),
+                    allowed,
+                    "{name}: owned {agent} {url}"
+                );
                 let d = bot.explain(url);
+                assert_eq!(
+                    owned.explain(url).rule().map(|r| r.line()),
+                    d.rule().map(|r| r.line()),
+                    "{name}: owned {agent} {url}"
+                );
                 let ctx = || format!("{name}: {agent:?} {url:?} ({rule:?})");
                 check_decision(&d, allowed, &ctx);
                 asked += 1;
@@ -201,6 +212,8 @@ fn check_body(name: &str, body: &[u8], robots: &Robots) -> usize {
             "{name}: /robots.txt disallowed"
         );
         assert_eq!(robots.crawl_delay(agent), bot.crawl_delay());
+        assert_eq!(owned.crawl_delay(), bot.crawl_delay());
+        assert_eq!(owned.agent_match(), bot.agent_match());
     }
     // A rule reported as shadowed never decides, even for URLs made from
     // its own pattern.

@@ -263,6 +263,79 @@ fn the_agent_handle_answers_like_robots() {
     );
 }
 
+/// An owned handle answers as the borrowing one does, for a named crawler,
+/// the `*` groups and no group; its groups merged with or without an index;
+/// and under a fetch's allow-all and disallow-all. It needs no borrow: it
+/// outlives the `Robots` it came from and moves to another thread.
+#[test]
+fn the_owned_handle_answers_like_the_borrowing_one() {
+    fn owned<T: Send + Sync + 'static>(t: T) -> T {
+        t
+    }
+    // `a` in two small groups (merged, scanned), `b` in two groups of 12
+    // rules between them (merged, one index), `*` in one.
+    let mut body = String::from("User-agent: a\nDisallow: /a1\n\nUser-agent: b\n");
+    for i in 0..6 {
+        body.push_str(&format!("Disallow: /b{i}\nAllow: /b{i}/open\n"));
+    }
+    body.push_str("\nUser-agent: a\nAllow: /a1/open\n\nUser-agent: b\n");
+    for i in 6..12 {
+        body.push_str(&format!("Disallow: /b{i}\nAllow: /b{i}/open\n"));
+    }
+    for sample in [SITE, body.as_str()] {
+        let robots = Robots::parse(sample);
+        for agent in ["a", "B/1.0", "SlowBot", "FastBot", "Stranger", ""] {
+            let handle = robots.agent(agent);
+            let owned = owned(robots.owned_agent(agent));
+            let lines = |it: &mut dyn Iterator<Item = keepout::GroupView<'_>>| {
+                it.map(|g| g.line()).collect::<Vec<_>>()
+            };
+            assert_eq!(
+                lines(&mut owned.agent().groups()),
+                lines(&mut handle.groups())
+            );
+            assert_eq!(owned.agent_match(), handle.agent_match());
+            assert_eq!(owned.crawl_delay(), handle.crawl_delay());
+            assert_eq!(owned.request_rate(), handle.request_rate());
+            for url in [
+                "/",
+                "/a1",
+                "/a1/open",
+                "/b3/x",
+                "/b3/open",
+                "/b9",
+                "/b11/open",
+                "/private/x",
+                "/robots.txt",
+            ] {
+                let ctx = format!("{agent} {url}");
+                assert_eq!(owned.is_allowed(url), handle.is_allowed(url), "{ctx}");
+                let (mine, theirs) = (owned.explain(url), handle.explain(url));
+                assert_eq!(mine.cause(), theirs.cause(), "{ctx}");
+                assert_eq!(
+                    mine.rule().map(|r| r.line()),
+                    theirs.rule().map(|r| r.line()),
+                    "{ctx}"
+                );
+            }
+        }
+    }
+    let robots = Robots::parse(&body);
+    let (a, b) = (robots.owned_agent("a"), robots.owned_agent("b"));
+    drop(robots);
+    let (a, b) = std::thread::spawn(move || (a, b)).join().unwrap();
+    assert!(!a.is_allowed("/a1/x") && a.is_allowed("/a1/open"));
+    assert!(!b.is_allowed("/b7/x") && b.is_allowed("/b7/open/x") && b.is_allowed("/c"));
+    assert_eq!(b.clone().explain("/b11").rule().map(|r| r.line()), Some(32));
+    assert!(!Robots::disallow_all().owned_agent("a").is_allowed("/x"));
+    assert!(
+        Robots::disallow_all()
+            .owned_agent("a")
+            .is_allowed("/robots.txt")
+    );
+    assert!(Robots::allow_all().owned_agent("a").is_allowed("/x"));
+}
+
 /// Several groups of one crawler, or several `*` groups, with enough rules
 /// between them share one index (RFC 9309 section 2.2.1 merges them): the
 /// deciding rule, its line and its group are those of the groups read one

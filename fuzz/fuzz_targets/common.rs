@@ -263,6 +263,11 @@ pub fn check_question(robots: &Robots, agent: &str, url: &str) {
         d.groups().map(|g| g.index()).collect::<Vec<_>>()
     );
     assert_eq!(robots.crawl_delay(agent), handle.crawl_delay());
+    let owned = robots.owned_agent(agent);
+    assert_eq!(owned.is_allowed(url), allowed, "owned_agent().is_allowed != is_allowed");
+    let d3 = owned.explain(url);
+    assert_eq!(d3.rule().map(|r| r.line()), d.rule().map(|r| r.line()));
+    assert_eq!(owned.crawl_delay(), handle.crawl_delay());
     assert_eq!(robots.request_rate(agent), handle.request_rate());
 
     // The normal form of the URL's path is a fixed point: asking with it

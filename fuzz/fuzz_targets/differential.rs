@@ -86,6 +86,7 @@ fuzz_target!(|data: &[u8]| {
     let scanned: Robots = options.parse(&body);
 
     let bot = robots.agent("bot");
+    let owned = robots.owned_agent("bot");
     let want: Vec<u32> = if expected.iter().any(|g| g.1) {
         expected.iter().filter(|g| g.1).map(|g| g.0).collect()
     } else {
@@ -119,6 +120,7 @@ fuzz_target!(|data: &[u8]| {
         let d = bot.explain(&url);
         assert_eq!(d.allowed(), allowed);
         assert_eq!(scanned.is_allowed("bot", &url), allowed, "{url:?} in\n{body}");
+        assert_eq!(owned.is_allowed(&url), allowed, "owned {url:?} in\n{body}");
         let path = keepout::__fuzz::normalize_path(&keepout::__fuzz::path_and_query(&url));
         if path.split(|&b| b == b'?').next() == Some(b"/robots.txt") {
             assert!(allowed);

@@ -68,6 +68,9 @@ const MEMO_MIN_PATH: usize = 256;
 
 const NONE: u32 = u32::MAX;
 
+/// The two reference counts of the `Arc` an index is kept in.
+const ARC_COUNTS: usize = 2 * size_of::<usize>();
+
 /// One prefix rule, with all a check reads of it in one place (24 bytes;
 /// the search's last probe has usually brought its line in already).
 #[derive(Debug, Clone, Copy)]
@@ -445,20 +448,21 @@ impl Index {
         }
     }
 
-    /// The most heap bytes an index of `rules` rules takes: the struct, an
-    /// entry (24 bytes) and a run start (4) per rule, and, for 32 rules or
-    /// more, the table of [`Prefixes::starts`].
+    /// The most heap bytes an index of `rules` rules takes: the struct in
+    /// its `Arc` (two counts), an entry (24 bytes) and a run start (4) per
+    /// rule, and, for 32 rules or more, the table of [`Prefixes::starts`].
     pub(crate) fn bytes_bound(rules: usize) -> usize {
         let starts = if rules >= STARTS_MIN_ENTRIES { 129 } else { 0 };
         rules
             .saturating_mul(size_of::<Entry>().max(size_of::<Wild>()) + size_of::<u32>())
-            .saturating_add(size_of::<Index>() + (1 + starts) * size_of::<u32>())
+            .saturating_add(ARC_COUNTS + size_of::<Index>() + (1 + starts) * size_of::<u32>())
     }
 
     /// The heap bytes this index takes.
     #[cfg(test)]
     fn heap_bytes(&self) -> usize {
-        size_of::<Index>()
+        ARC_COUNTS
+            + size_of::<Index>()
             + self.entries.len() * size_of::<Entry>()
             + self.wild.len() * size_of::<Wild>()
             + self.runs.len() * size_of::<u32>()

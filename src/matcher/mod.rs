@@ -26,6 +26,8 @@ mod proptests;
 #[cfg(any(test, feature = "__fuzz"))]
 pub(crate) mod reference;
 
+use std::sync::Arc;
+
 use crate::Access;
 use crate::model::{ANCHORED, Group, Parsed, Rule, WILDCARD, placed, seek};
 
@@ -116,7 +118,7 @@ fn rules_best(
             Some(index) => index.best(&parsed.arena, path),
             None if rent(parsed, rules.1 - rules.0, path) => linear(),
             None => slot
-                .get_or_init(|| Box::new(index::Index::build(parsed, rules, base)))
+                .get_or_init(|| Arc::new(index::Index::build(parsed, rules, base)))
                 .best(&parsed.arena, path),
         },
         None => linear(),
@@ -236,49 +238,128 @@ impl Prepared<'_> {
     }
 }
 
+/// The groups of one crawler resolved as [`Prepared`] is, in positions
+/// rather than borrows, so that an [`OwnedAgent`](crate::OwnedAgent) can
+/// keep it beside the parsed file it points into. `I` holds the index:
+/// borrowed from its slot (`&Arc<Index>`) by [`resolve`], shared
+/// (`Arc<Index>`) when kept.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolved<I> {
+    /// As [`Prepared::AllowAll`].
+    AllowAll,
+    /// As [`Prepared::DisallowAll`].
+    DisallowAll,
+    /// One small group, scanned linearly: its range of `Parsed::rules`,
+    /// and where its patterns start in the arena.
+    Linear { rules: (u32, u32), base: u32 },
+    /// One group with a prefix index, or several with one over them all.
+    Indexed(I),
+    /// Several groups, merged.
+    Merged,
+}
+
+impl<I> Resolved<I> {
+    /// The same resolution, with `f` applied to the index.
+    pub(crate) fn map<J>(self, f: impl FnOnce(I) -> J) -> Resolved<J> {
+        match self {
+            Resolved::AllowAll => Resolved::AllowAll,
+            Resolved::DisallowAll => Resolved::DisallowAll,
+            Resolved::Linear { rules, base } => Resolved::Linear { rules, base },
+            Resolved::Indexed(index) => Resolved::Indexed(f(index)),
+            Resolved::Merged => Resolved::Merged,
+        }
+    }
+
+    /// The same resolution, borrowing the index.
+    #[inline]
+    pub(crate) fn as_ref(&self) -> Resolved<&I> {
+        match self {
+            Resolved::AllowAll => Resolved::AllowAll,
+            Resolved::DisallowAll => Resolved::DisallowAll,
+            &Resolved::Linear { rules, base } => Resolved::Linear { rules, base },
+            Resolved::Indexed(index) => Resolved::Indexed(index),
+            Resolved::Merged => Resolved::Merged,
+        }
+    }
+}
+
+impl<'a> Resolved<&'a Arc<index::Index>> {
+    /// What a check reads, in `parsed`, which this was resolved in;
+    /// `groups` gives the groups it was resolved from, read only when they
+    /// are merged.
+    #[inline]
+    pub(crate) fn prepared(
+        self,
+        parsed: &'a Parsed,
+        groups: impl FnOnce() -> &'a [u32],
+    ) -> Prepared<'a> {
+        match self {
+            Resolved::AllowAll => Prepared::AllowAll,
+            Resolved::DisallowAll => Prepared::DisallowAll,
+            Resolved::Linear {
+                rules: (start, end),
+                base,
+            } => Prepared::Linear {
+                arena: &parsed.arena,
+                rules: &parsed.rules[start as usize..end as usize],
+                base,
+            },
+            Resolved::Indexed(index) => Prepared::Indexed {
+                arena: &parsed.arena,
+                prefixes: index.prefixes(),
+                index,
+            },
+            Resolved::Merged => Prepared::Merged {
+                parsed,
+                groups: groups(),
+            },
+        }
+    }
+}
+
 /// Builds the index of each large group in `groups` now, so later checks
 /// do not pay for it, and resolves the groups for checks (under `access`:
 /// with robots.txt unavailable or unreachable, the rules do not count).
-pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access) -> Prepared<'a> {
+pub(crate) fn resolve<'a>(
+    parsed: &'a Parsed,
+    groups: &[u32],
+    access: Access,
+) -> Resolved<&'a Arc<index::Index>> {
     match access {
         Access::Rules => {}
-        Access::AllowAll => return Prepared::AllowAll,
-        Access::DisallowAll => return Prepared::DisallowAll,
+        Access::AllowAll => return Resolved::AllowAll,
+        Access::DisallowAll => return Resolved::DisallowAll,
     }
     if let Some(slot) = parsed.merged_slot(groups) {
-        let index = slot.get_or_init(|| Box::new(index::Index::merged(parsed, groups)));
-        return Prepared::Indexed {
-            arena: &parsed.arena,
-            prefixes: index.prefixes(),
-            index,
-        };
+        return Resolved::Indexed(
+            slot.get_or_init(|| Arc::new(index::Index::merged(parsed, groups))),
+        );
     }
     for &group in groups {
         let g = parsed.group(group);
         if let Some(slot) = parsed.index_slot(&g) {
-            slot.get_or_init(|| Box::new(index::Index::build(parsed, g.rules, g.base)));
+            slot.get_or_init(|| Arc::new(index::Index::build(parsed, g.rules, g.base)));
         }
     }
     match *groups {
-        [] => Prepared::AllowAll,
+        [] => Resolved::AllowAll,
         [group] => {
             let g = parsed.group(group);
-            let (start, end) = g.rules;
             match parsed.index_slot(&g).and_then(|slot| slot.get()) {
-                Some(index) => Prepared::Indexed {
-                    arena: &parsed.arena,
-                    prefixes: index.prefixes(),
-                    index,
-                },
-                None => Prepared::Linear {
-                    arena: &parsed.arena,
-                    rules: &parsed.rules[start as usize..end as usize],
+                Some(index) => Resolved::Indexed(index),
+                None => Resolved::Linear {
+                    rules: g.rules,
                     base: g.base,
                 },
             }
         }
-        _ => Prepared::Merged { parsed, groups },
+        _ => Resolved::Merged,
     }
+}
+
+/// [`resolve`], as a check reads it.
+pub(crate) fn prepare<'a>(parsed: &'a Parsed, groups: &'a [u32], access: Access) -> Prepared<'a> {
+    resolve(parsed, groups, access).prepared(parsed, || groups)
 }
 
 /// The best rule over the merged `groups` for `path`.
@@ -303,7 +384,7 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
         });
         if !rent(parsed, n.fold(0, u32::saturating_add), path) {
             return slot
-                .get_or_init(|| Box::new(index::Index::merged(parsed, groups)))
+                .get_or_init(|| Arc::new(index::Index::merged(parsed, groups)))
                 .best(&parsed.arena, path);
         }
         // Each group scanned (their own indexes are not the merged one's).

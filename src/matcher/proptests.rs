@@ -175,6 +175,7 @@ proptest! {
             prop_assert_eq!(robots.is_allowed(query, &url), want, "scanned, url {}", url);
         }
         let handle = robots.agent(query);
+        let owned = robots.owned_agent(query);
         for p in &paths {
             let normal = percent::path(p.as_bytes());
             let want = reference::allowed(&rules, &normal);
@@ -182,10 +183,12 @@ proptest! {
             prop_assert_eq!(robots.is_allowed(query, &url), want, "url {} normal {:?}", url,
                 String::from_utf8_lossy(&normal));
             prop_assert_eq!(handle.is_allowed(&url), want, "handle, url {}", url);
+            prop_assert_eq!(owned.is_allowed(&url), want, "owned handle, url {}", url);
             // A bare path too, unless it reads as a scheme-relative URL.
             if !p.starts_with("//") {
                 prop_assert_eq!(robots.is_allowed(query, p), want, "path {}", p);
                 prop_assert_eq!(handle.is_allowed(p), want, "handle, path {}", p);
+                prop_assert_eq!(owned.is_allowed(p), want, "owned handle, path {}", p);
             }
         }
     }
@@ -229,6 +232,8 @@ proptest! {
             prop_assert_eq!(d.rule().map(|r| r.line()), want, "url {}", url);
             let handle = bot.explain(&url).rule().map(|r| r.line());
             prop_assert_eq!(handle, want, "handle, url {}", url);
+            let owned = robots.owned_agent(query).explain(&url).rule().map(|r| r.line());
+            prop_assert_eq!(owned, want, "owned handle, url {}", url);
         }
     }
 
