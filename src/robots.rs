@@ -245,7 +245,11 @@ impl Robots {
     /// `Robots` (two reference counts) rather than borrowing it, so it can
     /// be kept where a borrow cannot: in a per-host worker's state beside
     /// the `Arc<Robots>` a [`RobotsCache`](crate::RobotsCache) returned, or
-    /// moved into a task.
+    /// moved into a task. It keeps the rules it was made from, so a
+    /// long-lived worker makes a new one from what
+    /// [`RobotsCache::get`](crate::RobotsCache::get) returns once the cache
+    /// may have refreshed them ([`RobotsCache::due_at`](crate::RobotsCache::due_at)
+    /// says when it will next fetch the site).
     ///
     /// ```
     /// use keepout::{OwnedAgent, Robots};
