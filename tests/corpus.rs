@@ -389,6 +389,22 @@ fn pathological_bodies() -> Vec<(&'static str, String)> {
     lines("indexed `/x{i}*a*b` rules", &|i| {
         format!("Allow: /{}*a*a*b$", i % 5000)
     });
+    // Runs of spaces inside a value (data, each escaped as `%20`), after
+    // a `$` or a `%` that starts no escape too: once scanned again from
+    // each space, quadratic (80 s for one 500 KiB line in release).
+    for (name, before) in [
+        ("500 KiB of spaces in a pattern", "/"),
+        ("500 KiB of spaces after `$`", "/a$"),
+        ("500 KiB of spaces after `%`", "/a%"),
+    ] {
+        out.push((
+            name,
+            format!(
+                "User-agent: *\nDisallow: {before}{}x\n",
+                " \t".repeat(SIZE / 2)
+            ),
+        ));
+    }
     out.push((
         "one 500 KiB pattern line",
         format!("User-agent: *\nDisallow: /{}\n", "*a".repeat(SIZE / 2)),
