@@ -403,19 +403,31 @@ async fn bad_input_exits_2_with_one_line() {
     check("ftp://example.com/robots.txt", "https://example.com/")
         .await
         .assert_bad_input("unsupported scheme \"ftp\"");
-    // A bad line in a batch names its line; nothing is checked.
-    keepout(
-        &["check", "-a", "SomeBot", "-r", FILE, "-"],
-        "https://example.com/\nnot a url\n",
-    )
-    .await
-    .assert_bad_input("stdin line 2: invalid URL \"not a url\"");
-    keepout(
-        &["check", "-a", "SomeBot", "-r", FILE, "-"],
-        b"https://example.com/\r\n\nhttps://example.com/caf\xe9\n",
-    )
-    .await
-    .assert_bad_input("stdin line 3: not UTF-8");
+    // A bad line in a batch names its line, and stops the run there: the
+    // lines before it have their verdicts, the lines after it none.
+    for (stdin, error) in [
+        (
+            &b"https://example.com/\nnot a url\nhttps://example.com/b\n"[..],
+            "stdin line 2: invalid URL \"not a url\"",
+        ),
+        (
+            b"https://example.com/\r\n\nhttps://example.com/caf\xe9\nhttps://example.com/b\n",
+            "stdin line 3: not UTF-8",
+        ),
+    ] {
+        let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], stdin).await;
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(
+            run.lines()[1..],
+            ["ALLOWED    https://example.com/  no rule matches  (group at line 5: User-agent: *)"]
+        );
+        assert!(
+            run.stderr.starts_with(&format!("keepout: error: {error}"))
+                && run.stderr.lines().count() == 1,
+            "{}",
+            run.stderr
+        );
+    }
     keepout(
         &["check", "-a", "SomeBot", "-r", FILE, "-"],
         "\n# nothing\n",
@@ -739,9 +751,9 @@ async fn a_slow_reader_does_not_time_fetches_out() {
     // Far more verdicts than a pipe holds before the slow origin's URL.
     let mut urls = format!("{}/x\n", fast.uri()).repeat(5_000);
     urls.push_str(&format!("{slow_base}/y\n"));
+    // Written beside the reading: verdicts stream while stdin is read.
     let mut input = child.stdin.take().unwrap();
-    input.write_all(urls.as_bytes()).await.unwrap();
-    drop(input);
+    let writer = tokio::spawn(async move { input.write_all(urls.as_bytes()).await });
     // The output is left unread for longer than the fetch timeout.
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
     let out = child.wait_with_output().await.unwrap();
@@ -753,6 +765,7 @@ async fn a_slow_reader_does_not_time_fetches_out() {
     );
     assert!(last[1].contains("200 OK"), "{last:?}");
     assert_eq!(out.status.code(), Some(1));
+    writer.await.unwrap().unwrap();
     server.await.unwrap();
 }
 
@@ -840,6 +853,42 @@ async fn robots_url_option_fetches_that_origin_once() {
     assert_eq!((run.code, run.stderr.as_str()), (1, ""));
 }
 
+/// URLs on stdin are checked as they come: each verdict is written while
+/// stdin is still open (`tail -f urls.log | keepout check -a bot -`).
+/// (Until session 35 the whole list was read first, and nothing was
+/// written before stdin ended.)
+#[tokio::test]
+async fn stdin_verdicts_stream_before_the_input_ends() {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = spawn(&["check", "-a", "SomeBot", "-r", FILE, "-"]);
+    let mut input = child.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    for (url, verdict) in [
+        ("https://example.com/private/x", "DISALLOWED"),
+        ("https://example.com/open", "ALLOWED"),
+    ] {
+        input
+            .write_all(format!("{url}\n").as_bytes())
+            .await
+            .unwrap();
+        input.flush().await.unwrap();
+        let line = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+            loop {
+                let line = lines.next_line().await.unwrap().unwrap();
+                if line.contains(url) {
+                    return line;
+                }
+            }
+        })
+        .await
+        .expect("the verdict is written before stdin ends");
+        assert!(line.starts_with(verdict), "{line}");
+    }
+    drop(input);
+    assert_eq!(lines.next_line().await.unwrap(), None);
+    assert_eq!(child.wait().await.unwrap().code(), Some(1));
+}
+
 /// Output closed early (`| head -1`): the run ends quietly, and its exit
 /// status still says a URL was disallowed. (Until session 32 it was 0.)
 #[tokio::test]
@@ -849,8 +898,9 @@ async fn output_closed_early_keeps_the_exit_status() {
     // Far more verdicts than a pipe holds, all disallowed.
     let urls = "https://example.com/private/x\n".repeat(50_000);
     let mut input = child.stdin.take().unwrap();
-    input.write_all(urls.as_bytes()).await.unwrap();
-    drop(input);
+    // Written beside the reading (verdicts stream while stdin is read);
+    // the run may end before it has all been read.
+    let _writer = tokio::spawn(async move { input.write_all(urls.as_bytes()).await });
     let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let first = lines.next_line().await.unwrap().unwrap();
     assert_eq!(first, format!("{FILE}: local file, 455 bytes"));

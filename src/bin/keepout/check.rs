@@ -1,13 +1,13 @@
 //! `keepout check`: may this crawler fetch these URLs, and which line says so?
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use keepout::{Cause, Decision, Fetcher, Robots};
 use serde::Serialize;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
 
 use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, group_label, source_summary};
@@ -20,8 +20,13 @@ Without --robots, the robots.txt of each URL's origin (scheme, host, port) is
 fetched once, following redirects; a 4xx means everything is allowed, a 5xx or
 a network failure that everything is disallowed (RFC 9309 section 2.3.1).
 
+URLs from stdin (`-`) are checked as they are read, their verdicts written in
+input order as each origin's robots.txt arrives: a long or endless list
+streams, in bounded memory.
+
 Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
-(unreadable file, invalid or non-http(s) URL, no URLs).
+(unreadable file, invalid or non-http(s) URL, no URLs). A bad line on stdin
+stops the run there, after the verdicts of the lines before it.
 
 Examples:
   keepout check --agent ExampleBot https://example.com/ https://example.com/private/x
@@ -68,6 +73,16 @@ struct Input {
     origin: usize,
 }
 
+/// URLs read ahead of the first verdict not yet written, at most. While
+/// the oldest URL's robots.txt is still being fetched, reading waits past
+/// this many, so memory stays bounded however long the list; the fetches
+/// of the origins already seen go on meanwhile.
+const READ_AHEAD: usize = 16_384;
+
+/// URLs taken at once when they are at hand, at most, before the verdicts
+/// ready are written.
+const BATCH: usize = 1024;
+
 pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     check_agent(&args.agent)?;
     let robots_source = args
@@ -84,94 +99,211 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
             "stdin cannot hold both the robots.txt (--robots -) and URLs (-)",
         )));
     }
-    let urls = read_urls(&args.urls)?;
+    // The URLs given as arguments are all checked before anything is
+    // fetched; those from stdin as they come.
+    for url in args.urls.iter().filter(|u| *u != "-") {
+        keepout::fetch::origin_key(url).map_err(|e| Failure::Input(e.to_string()))?;
+    }
     let fetcher = args.fetch.fetcher()?;
-
-    // Each URL's origin, in order of first appearance.
-    let mut origins: Vec<String> = Vec::new();
-    let mut inputs = Vec::with_capacity(urls.len());
     // With `--robots URL`: its origin, and how many URLs are elsewhere.
     let robots_origin = match &robots_source {
         Some(Source::Url(url)) => keepout::fetch::origin_key(url).ok(),
         _ => None,
     };
-    let mut elsewhere = 0usize;
-    {
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        for (url, stdin_line) in urls {
-            let key = keepout::fetch::origin_key(&url).map_err(|e| {
-                Failure::Input(match stdin_line {
-                    Some(n) => format!("stdin line {n}: {e}"),
-                    None => e.to_string(),
-                })
-            })?;
-            if robots_origin.as_ref().is_some_and(|o| *o != key) {
-                elsewhere += 1;
+    let mut run = Run {
+        printer: Printer {
+            out: BufWriter::new(std::io::stdout().lock()),
+            agent: &args.agent,
+            json: args.json,
+            waiting: VecDeque::new(),
+            loaded: Vec::new(),
+            any_disallowed: false,
+        },
+        urls: Urls::new(args.urls),
+        origins: HashMap::new(),
+        fetches: JoinSet::new(),
+        permits: Arc::new(Semaphore::new(args.fetch.concurrency.into())),
+        // Verdict lines on a terminal would break the bar: it shows only
+        // when they go elsewhere.
+        progress: Progress::new("fetching robots.txt", !std::io::stdout().is_terminal()),
+        robots_origin,
+        elsewhere: 0,
+        read: 0,
+        stopped: None,
+    };
+    let result = match &robots_source {
+        Some(source) => match source.load(&fetcher, Extent::Fetched).await {
+            Ok(loaded) => {
+                run.printer
+                    .loaded
+                    .push(Some(Origin::new(loaded, args.json)));
+                run.stream(&fetcher, true).await
             }
-            let origin = if robots_source.is_some() {
-                0
-            } else {
-                *seen.entry(key.clone()).or_insert_with(|| {
-                    origins.push(key);
-                    origins.len() - 1
-                })
-            };
-            // `origin_key` accepted it, so it parses.
-            let target = url::Url::parse(&url).map_or_else(|_| url.clone(), String::from);
-            inputs.push(Input {
-                url,
-                target,
-                origin,
-            });
-        }
-    }
-
-    if let (Some(origin), 1..) = (&robots_origin, elsewhere) {
+            Err(e) => return Err(e),
+        },
+        None => run.stream(&fetcher, false).await,
+    };
+    run.progress.finish();
+    let result = result.and_then(|()| Ok(run.printer.out.flush()?));
+    if let (Some(origin), 1..) = (&run.robots_origin, run.elsewhere) {
         // Asked for, so done; but a robots.txt governs its own origin only
         // (RFC 9309 section 2.3).
         eprintln!(
-            "keepout: note: {elsewhere} of the URLs are not on {origin}, whose robots.txt is applied to them as asked but does not govern them"
+            "keepout: note: {} of the URLs are not on {origin}, whose robots.txt is applied to them as asked but does not govern them",
+            run.elsewhere
         );
     }
-    let mut printer = Printer {
-        out: BufWriter::new(std::io::stdout().lock()),
-        agent: &args.agent,
-        json: args.json,
-        inputs: &inputs,
-        loaded: (0..origins.len().max(1)).map(|_| None).collect(),
-        announced: vec![false; origins.len().max(1)],
-        next: 0,
-        any_disallowed: false,
-    };
-    let printed = match &robots_source {
-        Some(source) => {
-            let loaded = source.load(&fetcher, Extent::Fetched).await?;
-            printer.loaded(0, loaded)
-        }
-        None => {
-            let wanted = origins.len() > 1 || inputs.len() >= 100;
-            fetch_all(
-                &fetcher,
-                &origins,
-                args.fetch.concurrency.into(),
-                wanted,
-                &mut printer,
-            )
-            .await
-        }
-    };
-    match printed.and_then(|()| Ok(printer.out.flush()?)) {
+    match result {
+        Ok(()) if run.read == 0 => return Err(Failure::Input(String::from("no URLs to check"))),
         Ok(()) => {}
         // `keepout check ... | head`: the reader has all it wants; the
         // status still tells of the verdicts reached.
         Err(Failure::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(e),
     }
-    Ok(if printer.any_disallowed {
+    Ok(if run.printer.any_disallowed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One run of `check`: URLs read in order, each origin's robots.txt
+/// fetched once (a bounded number at a time) as its first URL comes, and
+/// the verdicts written in input order.
+struct Run<'a, W: Write> {
+    printer: Printer<'a, W>,
+    urls: Urls,
+    /// Each origin seen, numbered in order of first appearance (as
+    /// `printer.loaded` is).
+    origins: HashMap<String, usize>,
+    fetches: JoinSet<(usize, Result<Robots, keepout::Error>)>,
+    permits: Arc<Semaphore>,
+    progress: Progress,
+    robots_origin: Option<String>,
+    /// URLs not on `robots_origin`.
+    elsewhere: usize,
+    /// URLs read.
+    read: usize,
+    /// Why reading stopped early: a bad URL.
+    stopped: Option<Failure>,
+}
+
+impl<W: Write> Run<'_, W> {
+    /// Reads, fetches and writes until every URL has its verdict. With
+    /// `one_robots`, the rules of `--robots`, already loaded as origin 0,
+    /// answer every URL. A bad URL on stdin stops the reading: the URLs
+    /// before it get their verdicts, then the error is returned.
+    async fn stream(&mut self, fetcher: &Fetcher, one_robots: bool) -> Result<(), Failure> {
+        let mut reading = true;
+        loop {
+            let room = self.printer.waiting.len() < READ_AHEAD;
+            tokio::select! {
+                // Fetches first: they free room and write verdicts.
+                biased;
+                Some(joined) = self.fetches.join_next() => {
+                    let (i, result) = joined
+                        .map_err(|e| Failure::Input(format!("robots.txt fetch failed: {e}")))?;
+                    let robots = result.map_err(|e| Failure::Input(e.to_string()))?;
+                    self.progress.inc();
+                    let json = self.printer.json;
+                    self.printer.loaded[i] = Some(Origin::new(Loaded::fetched(robots), json));
+                }
+                next = self.urls.next(), if reading && room => {
+                    reading = self.take(fetcher, next, one_robots);
+                    // And what else is at hand, up to a batch: a long list
+                    // is written a buffer at a time, a slow one line by line.
+                    let mut batch = 1;
+                    while reading && batch < BATCH && self.printer.waiting.len() < READ_AHEAD {
+                        let Some(next) = self.urls.try_next() else {
+                            break;
+                        };
+                        reading = self.take(fetcher, next, one_robots);
+                        batch += 1;
+                    }
+                }
+                else => break,
+            }
+            self.printer.write_ready()?;
+            self.printer.out.flush()?;
+        }
+        self.stopped.take().map_or(Ok(()), Err)
+    }
+
+    /// Takes what [`Urls`] gave: whether to read on (not at the end, nor
+    /// at a bad URL, kept in `stopped`).
+    fn take(&mut self, fetcher: &Fetcher, next: Next, one_robots: bool) -> bool {
+        let taken = match next {
+            None => return false,
+            Some(next) => next.and_then(|(url, line)| self.add(fetcher, url, line, one_robots)),
+        };
+        taken.map_err(|e| self.stopped = Some(e)).is_ok()
+    }
+
+    /// Takes `url` (from stdin line `line`, if it came from there) to be
+    /// checked, starting the fetch of its origin's robots.txt if it is the
+    /// origin's first.
+    fn add(
+        &mut self,
+        fetcher: &Fetcher,
+        url: String,
+        line: Option<usize>,
+        one_robots: bool,
+    ) -> Result<(), Failure> {
+        let key = keepout::fetch::origin_key(&url).map_err(|e| {
+            Failure::Input(match line {
+                Some(n) => format!("stdin line {n}: {e}"),
+                None => e.to_string(),
+            })
+        })?;
+        self.read += 1;
+        if self.robots_origin.as_ref().is_some_and(|o| *o != key) {
+            self.elsewhere += 1;
+        }
+        let origin = if one_robots {
+            0
+        } else if let Some(&origin) = self.origins.get(&key) {
+            origin
+        } else {
+            let origin = self.printer.loaded.len();
+            self.printer.loaded.push(None);
+            let fetch = fetcher.fetch(&key);
+            let permits = Arc::clone(&self.permits);
+            self.fetches.spawn(async move {
+                let _permit = permits.acquire_owned().await;
+                (origin, fetch.await)
+            });
+            self.origins.insert(key, origin);
+            self.progress.grow();
+            origin
+        };
+        // `origin_key` accepted it, so it parses.
+        let target = url::Url::parse(&url).map_or_else(|_| url.clone(), String::from);
+        self.printer.waiting.push_back(Input {
+            url,
+            target,
+            origin,
+        });
+        Ok(())
+    }
+}
+
+/// An origin's rules once loaded, with their JSON description.
+struct Origin {
+    loaded: Loaded,
+    json: Option<RobotsJson>,
+    /// Whether its summary line is written (before its first URL).
+    announced: bool,
+}
+
+impl Origin {
+    fn new(loaded: Loaded, json: bool) -> Origin {
+        Origin {
+            json: json.then(|| RobotsJson::new(&loaded)),
+            loaded,
+            announced: false,
+        }
+    }
 }
 
 /// Writes the verdicts in input order, each as soon as its origin's
@@ -180,28 +312,24 @@ struct Printer<'a, W: Write> {
     out: W,
     agent: &'a str,
     json: bool,
-    inputs: &'a [Input],
-    /// Each origin's rules once loaded, with its JSON description.
-    loaded: Vec<Option<(Loaded, Option<RobotsJson>)>>,
-    /// Whether each origin's summary line is written (before its first URL).
-    announced: Vec<bool>,
-    /// The first input not written yet.
-    next: usize,
+    /// The URLs read and not written yet, in input order.
+    waiting: VecDeque<Input>,
+    /// Each origin's rules once loaded, by number.
+    loaded: Vec<Option<Origin>>,
     any_disallowed: bool,
 }
 
 impl<W: Write> Printer<'_, W> {
-    /// Origin `origin` is loaded: write every input now ready.
-    fn loaded(&mut self, origin: usize, loaded: Loaded) -> Result<(), Failure> {
-        let json = self.json.then(|| RobotsJson::new(&loaded));
-        self.loaded[origin] = Some((loaded, json));
-        while let Some(input) = self.inputs.get(self.next) {
-            let Some((loaded, robots_json)) = &self.loaded[input.origin] else {
+    /// Writes every waiting URL whose origin and predecessors are loaded
+    /// (into the buffer: the caller flushes).
+    fn write_ready(&mut self) -> Result<(), Failure> {
+        while let Some(input) = self.waiting.front() {
+            let Some(origin) = &mut self.loaded[input.origin] else {
                 break;
             };
-            let decision = loaded.robots.explain(self.agent, &input.target);
+            let decision = origin.loaded.robots.explain(self.agent, &input.target);
             self.any_disallowed |= !decision.allowed();
-            match robots_json {
+            match &origin.json {
                 Some(robots) => {
                     let line = CheckJson {
                         url: &input.url,
@@ -221,9 +349,9 @@ impl<W: Write> Printer<'_, W> {
                     writeln!(self.out)?;
                 }
                 None => {
-                    if !self.announced[input.origin] {
-                        self.announced[input.origin] = true;
-                        writeln!(self.out, "{}", source_summary(loaded))?;
+                    if !origin.announced {
+                        origin.announced = true;
+                        writeln!(self.out, "{}", source_summary(&origin.loaded))?;
                     }
                     let verdict = if decision.allowed() {
                         "ALLOWED"
@@ -239,9 +367,8 @@ impl<W: Write> Printer<'_, W> {
                     )?;
                 }
             }
-            self.next += 1;
+            self.waiting.pop_front();
         }
-        self.out.flush()?;
         Ok(())
     }
 }
@@ -316,72 +443,135 @@ fn check_agent(given: &str) -> Result<(), Failure> {
     }
 }
 
-/// The URLs from the arguments, with `-` expanded from stdin, each with its
-/// stdin line number if it came from there.
-fn read_urls(args: &[String]) -> Result<Vec<(String, Option<usize>)>, Failure> {
-    let mut urls = Vec::new();
-    let mut stdin_read = false;
-    for arg in args {
-        if arg != "-" {
-            urls.push((arg.clone(), None));
-            continue;
-        }
-        if stdin_read {
-            continue;
-        }
-        stdin_read = true;
-        // Lines as octets, so that one that is not UTF-8 can be named.
-        for (n, line) in std::io::stdin().lock().split(b'\n').enumerate() {
-            let line = line.map_err(|e| Failure::Input(format!("cannot read stdin: {e}")))?;
-            let line = std::str::from_utf8(&line).map_err(|_| {
-                Failure::Input(format!(
-                    "stdin line {}: not UTF-8 (a URL to check is text; percent-encode other octets)",
-                    n + 1
-                ))
-            })?;
-            let url = line.trim();
-            if url.is_empty() || url.starts_with('#') {
-                continue;
-            }
-            urls.push((url.to_owned(), Some(n + 1)));
-        }
-    }
-    if urls.is_empty() {
-        return Err(Failure::Input(String::from("no URLs to check")));
-    }
-    Ok(urls)
+/// What [`Urls`] gives: a URL with its stdin line number if it came from
+/// there, or a bad line; `None` at the end.
+type Next = Option<Result<(String, Option<usize>), Failure>>;
+
+/// The URLs to check, in order: the arguments, `-` standing for the lines
+/// of stdin (once), which a thread of their own reads as they come, so a
+/// slow or endless producer (`tail -f log | ...`) gets its verdicts as it
+/// goes and the fetches go on meanwhile.
+struct Urls {
+    args: std::vec::IntoIter<String>,
+    stdin: Option<mpsc::Receiver<Vec<Line>>>,
+    /// Lines of stdin's last chunk not taken yet.
+    lines: std::vec::IntoIter<Line>,
+    stdin_read: bool,
 }
 
-/// Fetches each origin's robots.txt once, a bounded number at a time,
-/// handing each to `printer` as it arrives.
-async fn fetch_all<W: Write>(
-    fetcher: &Fetcher,
-    origins: &[String],
-    concurrency: usize,
-    show_progress: bool,
-    printer: &mut Printer<'_, W>,
-) -> Result<(), Failure> {
-    let permits = Arc::new(Semaphore::new(concurrency));
-    let mut tasks = JoinSet::new();
-    for (i, origin) in origins.iter().enumerate() {
-        let fetch = fetcher.fetch(origin);
-        let permits = Arc::clone(&permits);
-        tasks.spawn(async move {
-            let _permit = permits.acquire_owned().await;
-            (i, fetch.await)
-        });
+impl Urls {
+    fn new(args: Vec<String>) -> Urls {
+        Urls {
+            args: args.into_iter(),
+            stdin: None,
+            lines: Vec::new().into_iter(),
+            stdin_read: false,
+        }
     }
-    // Verdict lines on a terminal would break the bar: it shows only when
-    // they go elsewhere.
-    let show_progress = show_progress && !std::io::stdout().is_terminal();
-    let mut progress = Progress::new("fetching robots.txt", origins.len(), show_progress);
-    while let Some(joined) = tasks.join_next().await {
-        let (i, result) =
-            joined.map_err(|e| Failure::Input(format!("robots.txt fetch failed: {e}")))?;
-        let robots: Robots = result.map_err(|e| Failure::Input(e.to_string()))?;
-        progress.inc();
-        printer.loaded(i, Loaded::fetched(robots))?;
+
+    /// The next URL, with its stdin line number if it came from there;
+    /// `None` at the end. Cancel-safe (a `select!` branch): it changes
+    /// state only between awaits.
+    async fn next(&mut self) -> Next {
+        loop {
+            if let Some(next) = self.try_next() {
+                return next;
+            }
+            // Nothing at hand: wait for stdin's next lines.
+            match self.stdin.as_mut()?.recv().await {
+                Some(chunk) => self.lines = chunk.into_iter(),
+                None => self.stdin = None,
+            }
+        }
     }
-    progress.finish();
-    Ok(())
+
+    /// [`next`](Urls::next) if it is at hand without waiting, else `None`
+    /// (stdin has not sent the next line yet).
+    fn try_next(&mut self) -> Option<Next> {
+        loop {
+            if let Some(line) = self.lines.next() {
+                return Some(Some(line.map(|(url, n)| (url, Some(n)))));
+            }
+            if let Some(chunks) = &mut self.stdin {
+                match chunks.try_recv() {
+                    Ok(chunk) => {
+                        self.lines = chunk.into_iter();
+                        continue;
+                    }
+                    Err(mpsc::error::TryRecvError::Empty) => return None,
+                    Err(mpsc::error::TryRecvError::Disconnected) => self.stdin = None,
+                }
+            }
+            let Some(arg) = self.args.next() else {
+                return Some(None);
+            };
+            if arg != "-" {
+                return Some(Some(Ok((arg, None))));
+            }
+            if !self.stdin_read {
+                self.stdin_read = true;
+                self.stdin = Some(read_stdin());
+            }
+        }
+    }
+}
+
+/// A stdin line read: a URL and its line number, or why reading stopped.
+type Line = Result<(String, usize), Failure>;
+
+/// Reads stdin's URL lines on a thread of their own (a read blocks),
+/// skipping blank lines and comments; a line that cannot be read ends it.
+/// Lines go in chunks: each holds what was read without waiting (up to 256
+/// lines), so a long list costs a handoff per chunk, not per line, and a
+/// slow one is passed on line by line.
+fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
+    const CHUNK: usize = 256;
+    // A small buffer: `READ_AHEAD` bounds what is read, not this.
+    let (chunks, receiver) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        let mut stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
+        let mut chunk = Vec::with_capacity(CHUNK);
+        let mut line = Vec::new();
+        for n in 1.. {
+            line.clear();
+            // Lines as octets, so that one that is not UTF-8 can be named.
+            let read = stdin.read_until(b'\n', &mut line);
+            let end = match read {
+                Ok(0) => true,
+                Ok(_) => match std::str::from_utf8(&line) {
+                    Ok(text) => {
+                        let url = text.trim();
+                        if !url.is_empty() && !url.starts_with('#') {
+                            chunk.push(Ok((url.to_owned(), n)));
+                        }
+                        false
+                    }
+                    Err(_) => {
+                        chunk.push(Err(Failure::Input(format!(
+                            "stdin line {n}: not UTF-8 (a URL to check is text; percent-encode other octets)"
+                        ))));
+                        true
+                    }
+                },
+                Err(e) => {
+                    chunk.push(Err(Failure::Input(format!("cannot read stdin: {e}"))));
+                    true
+                }
+            };
+            // Passed on when full, at the end, or when the next line is not
+            // all read yet (reading it may wait).
+            let waits = !stdin.buffer().contains(&b'\n');
+            if (end || waits || chunk.len() == CHUNK) && !chunk.is_empty() {
+                let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                if chunks.blocking_send(full).is_err() {
+                    // The run is over.
+                    return;
+                }
+            }
+            if end {
+                return;
+            }
+        }
+    });
+    receiver
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 const REDRAW: Duration = Duration::from_millis(80);
 const WIDTH: usize = 30;
 
-/// Counts finished items out of a known total.
+/// Counts finished items out of a total that grows as items are found.
 pub struct Progress {
     label: &'static str,
     total: usize,
@@ -17,21 +17,28 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar for `total` items, shown when `wanted` and stderr is a terminal.
-    pub fn new(label: &'static str, total: usize, wanted: bool) -> Progress {
+    /// A bar, shown when `wanted` and stderr is a terminal, and only once
+    /// there are two items or more (one needs no bar).
+    pub fn new(label: &'static str, wanted: bool) -> Progress {
         Progress {
             label,
-            total,
+            total: 0,
             done: 0,
-            enabled: wanted && total > 0 && std::io::stderr().is_terminal(),
+            enabled: wanted && std::io::stderr().is_terminal(),
             drawn: None,
         }
+    }
+
+    /// One more item to do.
+    pub fn grow(&mut self) {
+        self.total += 1;
     }
 
     /// One more item finished.
     pub fn inc(&mut self) {
         self.done += 1;
         if self.enabled
+            && self.total > 1
             && (self.done == self.total || self.drawn.is_none_or(|t| t.elapsed() >= REDRAW))
         {
             self.draw();
