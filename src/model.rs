@@ -1061,12 +1061,13 @@ impl Parsed {
         agent: u32,
         pick: impl Fn(&GroupExtras) -> Option<T>,
     ) -> Option<T> {
-        // Entries are in file order, one for each run they follow.
-        let run = self
-            .extras(group)
-            .iter()
-            .find(|e| e.agents_before > agent)?;
-        pick(run)
+        // Entries are in file order, one for each run they follow, so
+        // their `agents_before` grow: the run's is found by binary search
+        // (a group of thousands of runs is asked once for each of its
+        // user-agents by `keepout show`).
+        let extras = self.extras(group);
+        let run = extras.partition_point(|e| e.agents_before <= agent);
+        pick(extras.get(run)?)
     }
 
     /// The pattern as written of rule `rule`, if it is flagged `REWRITTEN`.
