@@ -1,6 +1,7 @@
 //! `keepout show`: what a robots.txt says, how it was fetched, and what is
 //! wrong with it.
 
+use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -180,6 +181,7 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
     }
 
     writeln!(out, "groups: {}", robots.groups().len())?;
+    let (mut delays, mut rates) = (HashMap::new(), HashMap::new());
     for g in robots.groups() {
         writeln!(out, "  {}", group_label(g))?;
         let allow = g.rules().filter(|r| r.kind() == RuleKind::Allow).count();
@@ -190,11 +192,23 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
             total - allow
         );
         if let Some(d) = g.crawl_delay() {
-            let each = per_agent(g, d, |a| robots.crawl_delay(a), |d| seconds(*d));
+            let each = per_agent(
+                g,
+                d,
+                &mut delays,
+                |a| robots.crawl_delay(a),
+                |d| seconds(*d),
+            );
             details.push_str(&format!(", crawl-delay {each}"));
         }
         if let Some(r) = g.request_rate() {
-            let each = per_agent(g, r, |a| robots.request_rate(a), |r| r.to_string());
+            let each = per_agent(
+                g,
+                r,
+                &mut rates,
+                |a| robots.request_rate(a),
+                |r| r.to_string(),
+            );
             details.push_str(&format!(", request-rate {each}"));
         }
         writeln!(out, "    {details}")?;
@@ -237,14 +251,25 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
 /// A group's extension value (its first, `first`, as in JSON) as text; where
 /// a crawler it names uses another (`Robots::crawl_delay`: user-agent lines
 /// split by extension lines, or an earlier group of the crawler's), each
-/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`.
-fn per_agent<T: PartialEq>(
+/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`. Each name's
+/// value is asked once (`known`, by the name in lower case, as crawlers are
+/// matched): a name in thousands of groups is read once, not once a group.
+fn per_agent<T: PartialEq + Clone>(
     group: keepout::GroupView<'_>,
     first: T,
+    known: &mut HashMap<String, Option<T>>,
     value: impl Fn(&str) -> Option<T>,
     show: impl Fn(&T) -> String,
 ) -> String {
-    let each: Vec<(&str, Option<T>)> = group.agents().map(|name| (name, value(name))).collect();
+    let each: Vec<(&str, Option<T>)> = group
+        .agents()
+        .map(|name| {
+            let v = known
+                .entry(name.to_ascii_lowercase())
+                .or_insert_with(|| value(name));
+            (name, v.clone())
+        })
+        .collect();
     if each.iter().all(|(_, v)| v.as_ref() == Some(&first)) {
         return show(&first);
     }
