@@ -251,9 +251,10 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
 /// A group's extension value (its first, `first`, as in JSON) as text; where
 /// a crawler it names uses another (`Robots::crawl_delay`: user-agent lines
 /// split by extension lines, or an earlier group of the crawler's), each
-/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`. Each name's
-/// value is asked once (`known`, by the name in lower case, as crawlers are
-/// matched): a name in thousands of groups is read once, not once a group.
+/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`. Each crawler's
+/// value is asked once (`known`, by [`crawler_key`]): a crawler in
+/// thousands of groups, under one name or many (`bot/1`, `bot/2`, ...), is
+/// read once, not once a group.
 fn per_agent<T: PartialEq + Clone>(
     group: keepout::GroupView<'_>,
     first: T,
@@ -265,7 +266,7 @@ fn per_agent<T: PartialEq + Clone>(
         .agents()
         .map(|name| {
             let v = known
-                .entry(name.to_ascii_lowercase())
+                .entry(crawler_key(name))
                 .or_insert_with(|| value(name));
             (name, v.clone())
         })
@@ -282,6 +283,24 @@ fn per_agent<T: PartialEq + Clone>(
         .collect::<Vec<_>>()
         .join(", ");
     format!("{} (in effect: {each})", show(&first))
+}
+
+/// What of a user-agent value decides which groups apply to it, so that
+/// values with the same key get the same answers: its leading product
+/// token (`[A-Za-z0-9_-]`, after leading spaces) in lower case, which is all
+/// that `Robots::crawl_delay` reads of a name (RFC 9309 section 2.2.1);
+/// the whole value in lower case when there is no token, or when it is
+/// `Mozilla`, whose header may name the crawler further on.
+fn crawler_key(name: &str) -> String {
+    let name = name.trim_start_matches([' ', '\t']);
+    let token = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(name, |end| &name[..end]);
+    if token.is_empty() || token.eq_ignore_ascii_case("mozilla") {
+        name.to_ascii_lowercase()
+    } else {
+        token.to_ascii_lowercase()
+    }
 }
 
 /// One `show --json` line.
@@ -368,5 +387,56 @@ impl<'a> ShowJson<'a> {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crawler_key;
+
+    /// Names with one key get one answer from the library, whatever else
+    /// they differ in; the key is no coarser than the library's reading.
+    #[test]
+    fn names_with_one_key_get_one_answer() {
+        let names = [
+            "bot",
+            "Bot/1.0",
+            "BOT (+https://x)",
+            "  bot",
+            "\tbot/2",
+            "bot.x",
+            "bot_x",
+            "bot-x",
+            "bot_x/3",
+            "botx",
+            "Mozilla/5.0 (compatible; bot/1)",
+            "mozilla/5.0 (compatible; bot/2)",
+            "Mozilla/5.0 (compatible; other/1)",
+            "Mozilla/5.0 (X11)",
+            "Mozilla",
+            "*",
+            "",
+            "*bot",
+            "other",
+            "1bot",
+            "-bot",
+        ];
+        // Each name's own crawl-delay, distinct, so that two names with
+        // different groups get different answers.
+        let body: String = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("User-agent: {n}\nCrawl-delay: {}\n\n", i + 1))
+            .collect();
+        let robots = keepout::Robots::parse(&body);
+        for a in names {
+            for b in names {
+                if crawler_key(a) == crawler_key(b) {
+                    assert_eq!(robots.crawl_delay(a), robots.crawl_delay(b), "{a:?} {b:?}");
+                }
+            }
+        }
+        assert_eq!(crawler_key("Bot/1.0"), crawler_key("bot/2"));
+        assert_ne!(crawler_key("bot_x"), crawler_key("bot"));
     }
 }
