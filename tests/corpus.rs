@@ -475,6 +475,36 @@ fn each_crawlers_delay_in_a_group_of_many_runs_is_found_fast() {
     }
 }
 
+/// Explaining a decision among many twin groups (groups repeating the
+/// rules of the one before, which share their patterns): the deciding rule
+/// is the first twin's, found by binary search, where it was once found by
+/// searching every twin (40,000 of them: 178 µs an explanation in a
+/// release build, against 0.27 µs now).
+#[test]
+fn explaining_among_many_twin_groups_is_fast() {
+    const TWINS: usize = 40_000;
+    let body =
+        "User-agent: *\nDisallow: /private/area\nAllow: /private/area/open\n\n".repeat(TWINS);
+    let robots = Robots::parse(&body);
+    // Builds the index over the `*` groups.
+    let bot = robots.agent("bot");
+    let cpu = thread_cpu_time();
+    for i in 0..2_000 {
+        let (url, line) = if i % 2 == 0 {
+            ("/private/area/x", 2)
+        } else {
+            ("/private/area/open/x", 3)
+        };
+        let why = bot.explain(url);
+        assert_eq!(why.rule().map(|r| r.line()), Some(line), "{url}");
+        assert_eq!(why.rule().map(|r| r.group().line()), Some(1), "{url}");
+    }
+    if let Some(cpu) = cpu.zip(thread_cpu_time()).map(|(a, b)| b - a) {
+        // Measured: 0.008 s of CPU in a debug build, 14.7 s before.
+        assert!(cpu < Duration::from_secs(2), "{cpu:?}");
+    }
+}
+
 #[test]
 fn corpus_dir_is_where_the_readme_says() {
     assert!(Path::new(CORPUS).join("README.md").exists());

@@ -418,28 +418,29 @@ pub(crate) fn best(parsed: &Parsed, groups: &[u32], path: &[u8]) -> Option<Hit> 
 ///
 /// The groups that may hold it are found in O(log groups): patterns are
 /// stored in file order, so along `groups` a group's
-/// [`base`](Group::base) never decreases, nor does the offset of its last
-/// rule. Each is then searched by adding up its rules' lengths ([`seek`]:
-/// rules keep no offsets), so this is linear in the rules of those groups,
-/// if with a small constant; it is for explanations, not checks.
+/// [`base`](Group::base) never decreases, and groups' patterns do not
+/// overlap but where they are shared, which shares the base too. So only
+/// the groups with the last base at or before `hit.at` may hold it, and of
+/// those (a run of twins) the first that does is the answer. A group is
+/// searched by adding up its rules' lengths ([`seek`]: rules keep no
+/// offsets), linear in its rules, if with a small constant; this is for
+/// explanations, not checks. (Until session 35 the twins were searched one
+/// by one from the last: 164 µs an explanation in a file of 40,000.)
 pub(crate) fn rule_index(parsed: &Parsed, groups: &[u32], hit: Hit) -> Option<u32> {
-    // The groups that may hold a rule at `hit.at` end here...
-    let end = groups.partition_point(|&g| parsed.group(g).base <= hit.at);
-    let mut found = None;
-    for &g in groups[..end].iter().rev() {
+    let base = |g: u32| parsed.group(g).base;
+    let end = groups.partition_point(|&g| base(g) <= hit.at);
+    let last = base(*groups[..end].last()?);
+    let start = groups[..end].partition_point(|&g| base(g) < last);
+    groups[start..end].iter().find_map(|&g| {
         let group: Group = parsed.group(g);
         let rules = &parsed.rules[group.rules.0 as usize..group.rules.1 as usize];
         match seek(rules, group.base, hit.at) {
             Some((i, at)) if at == hit.at && rules[i].allow() == hit.allow => {
-                found = Some(group.rules.0 + i as u32);
+                Some(group.rules.0 + i as u32)
             }
-            Some(_) => {}
-            // ...and start after the last group whose rules all lie before.
-            None if !rules.is_empty() => break,
-            None => {}
+            _ => None,
         }
-    }
-    found
+    })
 }
 
 /// RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed."
