@@ -226,6 +226,10 @@ impl RobotsCache {
     /// http/https, no host), as [`Robots::fetch`] does, or with
     /// [`Error::Cancelled`] if the runtime shuts down mid-fetch; server and
     /// network trouble give rules (the last good copy, disallow all, ...).
+    ///
+    /// A worker checking many URLs of one site can take the rules once and
+    /// keep a handle on them, [`Robots::owned_agent`], asking `get` again
+    /// when [`due_at`](Self::due_at) has passed.
     pub async fn get(&self, url: impl AsRef<str>) -> Result<Arc<Robots>, Error> {
         // Borrowed from `url` in the common case: a hit parses and
         // allocates nothing.
