@@ -32,6 +32,14 @@ fn check(robots: &Robots, input: &common::Input<'_>) {
                 if i > 0 || !normal.starts_with('/') || d.cause() == Cause::RobotsTxt {
                     continue;
                 }
+                // Only when the URL keeps the pattern's pieces: a `%` kept
+                // before a `*` (`/a%*fb`) meets the text after the `*` as
+                // an escape (`/a%fb` is `/a%FB`), which the pattern's
+                // pieces then no longer match.
+                let path = keepout::__fuzz::normalize_path(&keepout::__fuzz::path_and_query(url));
+                if path != normal.strip_suffix('$').unwrap_or(normal).replace('*', "").as_bytes() {
+                    continue;
+                }
                 // The URL made from the pattern matches the rule, so some
                 // rule decides, and it is no weaker.
                 let Some(won) = d.rule() else {
