@@ -23,7 +23,7 @@
 //! | URL length | none | a check costs O(URL) per rule considered: it never backtracks, whatever the pattern (`/*a*a*a…`, `/********/`) |
 //! | one rule | O(pattern + URL) | each `*`-separated piece is found by one forward substring search |
 //! | a group of more than 8 rules | a prefix index, built once scans of the group have cost about as much, or for a handle (24 octets per indexed rule) | only rules whose literal prefix is a prefix of the path are tried |
-//! | prefix indexes, all crawlers' together | a rule is indexed in its group's index, in the one over all the `*` groups, and in those over the groups of each crawler name found in several (shared by names in the same groups); these last cover at most twice the file's rules and groups all told, so every index together holds at most 4 entries a rule and 2 a group, at most 28 octets each | a name past that budget is checked group by group, each group through its own index: the same answers |
+//! | prefix indexes, all crawlers' together | a crawler's checks build one index (its group's, the one over its groups when several name it, or the one over the `*` groups), at most 28 octets a rule of those groups, and names in the same groups share theirs; but checks under many names, each named in a different set of large groups, build one each | memory grows with the names asked about: a crawler asks under one name |
 //!
 //! The worst case is many wildcard rules that all share the path's prefix
 //! and must each scan the whole URL: a check then costs O(rules × URL). The

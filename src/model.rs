@@ -813,9 +813,7 @@ pub(crate) struct Rare {
     /// groups between them: where its run of groups is in
     /// `Parsed::lookup_groups` (start, end) and the slot in
     /// `Parsed::indexes` of one index over them all; by start. Names in the
-    /// same groups share a slot, and names past a budget (twice the file's
-    /// rules and groups, all these indexes together) have none (see
-    /// `parse::Builder::finish`).
+    /// same groups share a slot.
     pub named_indexes: Box<[(u32, u32, u32)]>,
 }
 

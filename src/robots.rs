@@ -397,8 +397,7 @@ impl Robots {
     /// URLs and header texts, not counting the prefix indexes that checks or
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
     /// per rule of such a group, about 200 bytes per index, and 516 more
-    /// for an index of 32 prefix rules or more; all crawlers' indexes
-    /// together hold at most 4 entries a rule, see
+    /// for an index of 32 prefix rules or more; see
     /// [`limits`](crate::limits)). Records and the keys that warnings
     /// quote are kept as written until the first call of
     /// [`records`](Robots::records) or [`warnings`](Robots::warnings)

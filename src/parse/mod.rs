@@ -10,7 +10,6 @@
 mod lexer;
 
 use std::cell::Cell;
-use std::collections::hash_map::Entry;
 use std::fmt;
 
 use crate::limits::MAX_BODY_LEN;
@@ -1108,13 +1107,9 @@ impl Builder {
         // And one for each crawler name in several groups (section 2.2.1
         // merges them) with enough rules between them: its run of
         // `lookup_groups`, the slice `agent::select` returns for it. Names
-        // in the same groups share one. Together these index at most
-        // twice the file's rules and groups: otherwise names each in a
-        // different set of large groups would make the indexes grow as
-        // names times rules (8,000 names, each in two groups of 8,000
-        // rules, built 1.5 GB of indexes for a 589 KB file). A name past
-        // that is checked group by group, each through its own index.
-        let mut budget = rules_in(&mut (0..groups.len() as u32)).saturating_mul(2);
+        // in the same groups share one (8,000 names in the same two groups
+        // of 8,000 rules built 1.5 GB of indexes, one a name, for a 589 KB
+        // file checked under each name).
         let mut shared: std::collections::HashMap<Vec<u32>, u32> = Default::default();
         let mut named_indexes = Vec::new();
         let mut start = 0;
@@ -1123,20 +1118,12 @@ impl Builder {
         }) {
             let end = start + run.len();
             let in_run = || run.iter().map(|&k| (k >> 32) as u32);
-            let cost = rules_in(&mut in_run());
-            if run.len() > 1 && cost > crate::matcher::INDEX_MIN_RULES {
-                let slot = match shared.entry(in_run().collect()) {
-                    Entry::Occupied(e) => Some(*e.get()),
-                    Entry::Vacant(e) if cost <= budget => {
-                        budget -= cost;
-                        slots += 1;
-                        Some(*e.insert(slots - 1))
-                    }
-                    Entry::Vacant(_) => None,
-                };
-                if let Some(slot) = slot {
-                    named_indexes.push((start as u32, end as u32, slot));
-                }
+            if run.len() > 1 && rules_in(&mut in_run()) > crate::matcher::INDEX_MIN_RULES {
+                let slot = *shared.entry(in_run().collect()).or_insert_with(|| {
+                    slots += 1;
+                    slots - 1
+                });
+                named_indexes.push((start as u32, end as u32, slot));
             }
             start = end;
         }
