@@ -89,15 +89,7 @@ pub(crate) fn select_names<'a>(
         return star(parsed);
     }
     let agent = trim(agent.as_bytes());
-    let mut token = product_token(agent);
-    if token.eq_ignore_ascii_case(b"Mozilla") {
-        // A browser-compatible header: the crawler is named in a comment.
-        if let Some(crawler) = compatible_comment(agent).map(|c| product_token(trim(c)))
-            && is_crawler(crawler)
-        {
-            token = crawler;
-        }
-    }
+    let token = crawler_token(agent);
     if !token.is_empty() && !is_star(agent) {
         // The binary search reads only the tokens' 8-octet keys; tokens are
         // compared whole only between equal keys.
@@ -129,6 +121,24 @@ pub(crate) fn select_names<'a>(
         }
     }
     star(parsed)
+}
+
+/// The token a crawler is matched by (RFC 9309 section 2.2.1): the leading
+/// product token of `agent` (leading spaces trimmed by the caller), or,
+/// when that is `Mozilla` and a comment names a crawler after
+/// `(compatible;`, that crawler's. Empty when `agent` starts with none.
+#[inline]
+pub(crate) fn crawler_token(agent: &[u8]) -> &[u8] {
+    let token = product_token(agent);
+    if token.eq_ignore_ascii_case(b"Mozilla") {
+        // A browser-compatible header: the crawler is named in a comment.
+        if let Some(crawler) = compatible_comment(agent).map(|c| product_token(trim(c)))
+            && is_crawler(crawler)
+        {
+            return crawler;
+        }
+    }
+    token
 }
 
 /// What follows `(compatible;` in a User-Agent header, matched in any

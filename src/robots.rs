@@ -241,6 +241,28 @@ impl Robots {
         }
     }
 
+    /// The product token that [`is_allowed`](Robots::is_allowed) and the
+    /// other questions match the crawler `agent` by, case aside: its
+    /// leading token, or for a browser-compatible header the crawler's
+    /// after `(compatible;`. Empty when `agent` starts with none (`*`,
+    /// `""`, `/2.1`): such a crawler reads the `*` groups. Names with the
+    /// same token (in any case) get the same answers.
+    ///
+    /// ```
+    /// use keepout::Robots;
+    ///
+    /// assert_eq!(Robots::agent_token("ExampleBot/2.1 (+https://example.com/bot)"), "ExampleBot");
+    /// assert_eq!(Robots::agent_token("Mozilla/5.0 (compatible; ExampleBot/1.2)"), "ExampleBot");
+    /// assert_eq!(Robots::agent_token("Mozilla/5.0 (X11; Linux x86_64)"), "Mozilla");
+    /// assert_eq!(Robots::agent_token("*"), "");
+    /// ```
+    pub fn agent_token(agent: &str) -> &str {
+        let token = agent::crawler_token(parse::trim(agent.as_bytes()));
+        // A run of ASCII octets within `agent`, so on character boundaries.
+        let start = token.as_ptr() as usize - agent.as_ptr() as usize;
+        &agent[start..start + token.len()]
+    }
+
     /// A handle like [`agent`](Robots::agent)'s that holds a clone of this
     /// `Robots` (two reference counts) rather than borrowing it, so it can
     /// be kept where a borrow cannot: in a per-host worker's state beside

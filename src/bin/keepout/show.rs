@@ -285,22 +285,10 @@ fn per_agent<T: PartialEq + Clone>(
     format!("{} (in effect: {each})", show(&first))
 }
 
-/// What of a user-agent value decides which groups apply to it, so that
-/// values with the same key get the same answers: its leading product
-/// token (`[A-Za-z0-9_-]`, after leading spaces) in lower case, which is all
-/// that `Robots::crawl_delay` reads of a name (RFC 9309 section 2.2.1);
-/// the whole value in lower case when there is no token, or when it is
-/// `Mozilla`, whose header may name the crawler further on.
+/// The key under which `Robots::crawl_delay` and `request_rate` give one
+/// answer: the crawler's token ([`Robots::agent_token`]) in lower case.
 fn crawler_key(name: &str) -> String {
-    let name = name.trim_start_matches([' ', '\t']);
-    let token = name
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .map_or(name, |end| &name[..end]);
-    if token.is_empty() || token.eq_ignore_ascii_case("mozilla") {
-        name.to_ascii_lowercase()
-    } else {
-        token.to_ascii_lowercase()
-    }
+    keepout::Robots::agent_token(name).to_ascii_lowercase()
 }
 
 /// One `show --json` line.
@@ -395,7 +383,7 @@ mod tests {
     use super::crawler_key;
 
     /// Names with one key get one answer from the library, whatever else
-    /// they differ in; the key is no coarser than the library's reading.
+    /// they differ in: browser-compatible headers naming one crawler too.
     #[test]
     fn names_with_one_key_get_one_answer() {
         let names = [
@@ -437,6 +425,10 @@ mod tests {
             }
         }
         assert_eq!(crawler_key("Bot/1.0"), crawler_key("bot/2"));
+        assert_eq!(
+            crawler_key("Mozilla/5.0 (compatible; bot/1)"),
+            crawler_key("bot")
+        );
         assert_ne!(crawler_key("bot_x"), crawler_key("bot"));
     }
 }
