@@ -853,6 +853,30 @@ async fn robots_url_option_fetches_that_origin_once() {
     assert_eq!((run.code, run.stderr.as_str()), (1, ""));
 }
 
+/// With no URL on stdin, or a bad first line, nothing is fetched, not even
+/// the `--robots` URL. (Between two commits of session 35, reading stdin as
+/// it came fetched the `--robots` URL first.)
+#[tokio::test]
+async fn no_urls_on_stdin_fetches_nothing() {
+    let server = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\n"),
+        0,
+    )
+    .await;
+    let robots = format!("{}/robots.txt", server.uri());
+    keepout(&["check", "-a", "bot", "-r", &robots, "-"], "\n# none\n")
+        .await
+        .assert_bad_input("no URLs to check");
+    keepout(
+        &["check", "-a", "bot", "-r", &robots, "-"],
+        "ftp://example.com/\n",
+    )
+    .await
+    .assert_bad_input("stdin line 1: unsupported scheme");
+    // `expect(0)`, checked as the server drops.
+    server.verify().await;
+}
+
 /// URLs on stdin are checked as they come: each verdict is written while
 /// stdin is still open (`tail -f urls.log | keepout check -a bot -`).
 /// (Until session 35 the whole list was read first, and nothing was

@@ -22,7 +22,8 @@ a network failure that everything is disallowed (RFC 9309 section 2.3.1).
 
 URLs from stdin (`-`) are checked as they are read, their verdicts written in
 input order as each origin's robots.txt arrives: a long or endless list
-streams, in bounded memory.
+streams, in memory bounded in the number of URLs (each origin's rules are kept
+for the run, so that each is fetched once).
 
 Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
 (unreadable file, invalid or non-http(s) URL, no URLs). A bad line on stdin
@@ -102,7 +103,7 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     // The URLs given as arguments are all checked before anything is
     // fetched; those from stdin as they come.
     for url in args.urls.iter().filter(|u| *u != "-") {
-        keepout::fetch::origin_key(url).map_err(|e| Failure::Input(e.to_string()))?;
+        keepout::fetch::origin_key(url).map_err(|e| bad_url(&e, None))?;
     }
     let fetcher = args.fetch.fetcher()?;
     // With `--robots URL`: its origin, and how many URLs are elsewhere.
@@ -128,20 +129,27 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         progress: Progress::new("fetching robots.txt", !std::io::stdout().is_terminal()),
         robots_origin,
         elsewhere: 0,
-        read: 0,
         stopped: None,
     };
+    // The first URL before anything is fetched: a list with none, or whose
+    // first line is bad, ends the run without a request.
+    let first = run
+        .urls
+        .next()
+        .await
+        .ok_or_else(|| Failure::Input(String::from("no URLs to check")))??;
+    keepout::fetch::origin_key(&first.0).map_err(|e| bad_url(&e, first.1))?;
     let result = match &robots_source {
         Some(source) => match source.load(&fetcher, Extent::Fetched).await {
             Ok(loaded) => {
                 run.printer
                     .loaded
                     .push(Some(Origin::new(loaded, args.json)));
-                run.stream(&fetcher, true).await
+                run.stream(&fetcher, first, true).await
             }
             Err(e) => return Err(e),
         },
-        None => run.stream(&fetcher, false).await,
+        None => run.stream(&fetcher, first, false).await,
     };
     run.progress.finish();
     let result = result.and_then(|()| Ok(run.printer.out.flush()?));
@@ -154,7 +162,6 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         );
     }
     match result {
-        Ok(()) if run.read == 0 => return Err(Failure::Input(String::from("no URLs to check"))),
         Ok(()) => {}
         // `keepout check ... | head`: the reader has all it wants; the
         // status still tells of the verdicts reached.
@@ -183,19 +190,25 @@ struct Run<'a, W: Write> {
     robots_origin: Option<String>,
     /// URLs not on `robots_origin`.
     elsewhere: usize,
-    /// URLs read.
-    read: usize,
     /// Why reading stopped early: a bad URL.
     stopped: Option<Failure>,
 }
 
 impl<W: Write> Run<'_, W> {
-    /// Reads, fetches and writes until every URL has its verdict. With
+    /// Reads, fetches and writes until every URL has its verdict, from
+    /// `first` (read already) on. With
     /// `one_robots`, the rules of `--robots`, already loaded as origin 0,
     /// answer every URL. A bad URL on stdin stops the reading: the URLs
     /// before it get their verdicts, then the error is returned.
-    async fn stream(&mut self, fetcher: &Fetcher, one_robots: bool) -> Result<(), Failure> {
-        let mut reading = true;
+    async fn stream(
+        &mut self,
+        fetcher: &Fetcher,
+        first: (String, Option<usize>),
+        one_robots: bool,
+    ) -> Result<(), Failure> {
+        let mut reading = self.take(fetcher, Some(Ok(first)), one_robots);
+        self.printer.write_ready()?;
+        self.printer.out.flush()?;
         loop {
             let room = self.printer.waiting.len() < READ_AHEAD;
             tokio::select! {
@@ -250,13 +263,7 @@ impl<W: Write> Run<'_, W> {
         line: Option<usize>,
         one_robots: bool,
     ) -> Result<(), Failure> {
-        let key = keepout::fetch::origin_key(&url).map_err(|e| {
-            Failure::Input(match line {
-                Some(n) => format!("stdin line {n}: {e}"),
-                None => e.to_string(),
-            })
-        })?;
-        self.read += 1;
+        let key = keepout::fetch::origin_key(&url).map_err(|e| bad_url(&e, line))?;
         if self.robots_origin.as_ref().is_some_and(|o| *o != key) {
             self.elsewhere += 1;
         }
@@ -286,6 +293,15 @@ impl<W: Write> Run<'_, W> {
         });
         Ok(())
     }
+}
+
+/// A URL that can have no robots.txt, from stdin line `line` if it came
+/// from there.
+fn bad_url(e: &keepout::Error, line: Option<usize>) -> Failure {
+    Failure::Input(match line {
+        Some(n) => format!("stdin line {n}: {e}"),
+        None => e.to_string(),
+    })
 }
 
 /// An origin's rules once loaded, with their JSON description.
