@@ -228,8 +228,10 @@ impl RobotsCache {
     /// network trouble give rules (the last good copy, disallow all, ...).
     ///
     /// A worker checking many URLs of one site can take the rules once and
-    /// keep a handle on them, [`Robots::owned_agent`], asking `get` again
-    /// when [`due_at`](Self::due_at) has passed.
+    /// keep a handle on them, [`Robots::owned_agent`]; it sees newer rules
+    /// only when it asks `get` again ([`due_at`](Self::due_at) says when
+    /// the cache will next fetch the site, unless an
+    /// [`invalidate`](Self::invalidate) comes first).
     pub async fn get(&self, url: impl AsRef<str>) -> Result<Arc<Robots>, Error> {
         // Borrowed from `url` in the common case: a hit parses and
         // allocates nothing.
