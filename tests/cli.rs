@@ -913,6 +913,44 @@ async fn stdin_verdicts_stream_before_the_input_ends() {
     assert_eq!(child.wait().await.unwrap().code(), Some(1));
 }
 
+/// Past `--keep-origins`, the sites used longest ago are let go, and one
+/// seen again is fetched again (with its summary line again): memory stays
+/// bounded on a list of many sites.
+#[tokio::test]
+async fn sites_past_keep_origins_are_let_go_and_fetched_again() {
+    use tokio::io::AsyncBufReadExt;
+    let rules = ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n");
+    let (a, b) = (serve(rules.clone(), 2).await, serve(rules, 1).await);
+    let mut child = spawn(&["check", "-a", "bot", "--keep-origins", "1", "-"]);
+    let mut input = child.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut summaries = Vec::new();
+    // One URL at a time, each written before the next is read, so that
+    // the site before is idle when the next comes.
+    for site in [&a, &b, &a] {
+        let url = format!("{}/x", site.uri());
+        input
+            .write_all(format!("{url}\n").as_bytes())
+            .await
+            .unwrap();
+        input.flush().await.unwrap();
+        loop {
+            let line = lines.next_line().await.unwrap().unwrap();
+            if line.starts_with("DISALLOWED") {
+                assert!(line.contains(&url), "{line}");
+                break;
+            }
+            summaries.push(line);
+        }
+    }
+    drop(input);
+    assert_eq!(lines.next_line().await.unwrap(), None);
+    assert_eq!(child.wait().await.unwrap().code(), Some(1));
+    assert_eq!(summaries.len(), 3, "{summaries:?}");
+    a.verify().await;
+    b.verify().await;
+}
+
 /// Output closed early (`| head -1`): the run ends quietly, and its exit
 /// status still says a URL was disallowed. (Until session 32 it was 0.)
 #[tokio::test]

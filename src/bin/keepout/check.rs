@@ -3,11 +3,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use keepout::{Cause, Decision, Fetcher, Robots};
 use serde::Serialize;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, group_label, source_summary};
@@ -17,13 +16,13 @@ use crate::{Failure, FetchArgs};
 
 pub const AFTER_HELP: &str = "\
 Without --robots, the robots.txt of each URL's origin (scheme, host, port) is
-fetched once, following redirects; a 4xx means everything is allowed, a 5xx or
+fetched once (again only after --keep-origins let it go), following
+redirects; a 4xx means everything is allowed, a 5xx or
 a network failure that everything is disallowed (RFC 9309 section 2.3.1).
 
 URLs from stdin (`-`) are checked as they are read, their verdicts written in
 input order as each origin's robots.txt arrives: a long or endless list
-streams, in memory bounded in the number of URLs (each origin's rules are kept
-for the run, so that each is fetched once).
+streams, in bounded memory (see --keep-origins).
 
 Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
 (unreadable file, invalid or non-http(s) URL, no URLs). A bad line on stdin
@@ -57,6 +56,14 @@ pub struct Args {
 
     #[command(flatten)]
     fetch: FetchArgs,
+
+    /// How many sites' robots.txt to keep at once, at most: past that, the
+    /// ones used longest ago are let go (fetched again if a URL of one
+    /// comes later), and reading waits while that many are still needed,
+    /// so that a list of many sites runs in bounded memory.
+    #[arg(long, value_name = "N", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    keep_origins: u32,
 
     /// Absolute http(s) URLs to check. `-` reads more from stdin, one per
     /// line; blank lines and lines starting with `#` are skipped.
@@ -117,13 +124,18 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
             agent: &args.agent,
             json: args.json,
             waiting: VecDeque::new(),
-            loaded: Vec::new(),
+            slots: Vec::new(),
+            idle: VecDeque::new(),
             any_disallowed: false,
         },
         urls: Urls::new(args.urls),
         origins: HashMap::new(),
+        free: Vec::new(),
+        keep: args.keep_origins as usize,
+        read: 0,
         fetches: JoinSet::new(),
-        permits: Arc::new(Semaphore::new(args.fetch.concurrency.into())),
+        concurrency: args.fetch.concurrency.into(),
+        queued: VecDeque::new(),
         // Verdict lines on a terminal would break the bar: it shows only
         // when they go elsewhere.
         progress: Progress::new("fetching robots.txt", !std::io::stdout().is_terminal()),
@@ -142,9 +154,10 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     let result = match &robots_source {
         Some(source) => match source.load(&fetcher, Extent::Fetched).await {
             Ok(loaded) => {
-                run.printer
-                    .loaded
-                    .push(Some(Origin::new(loaded, args.json)));
+                run.printer.slots.push(Slot {
+                    origin: Some(Origin::new(loaded, args.json)),
+                    ..Slot::default()
+                });
                 run.stream(&fetcher, first, true).await
             }
             Err(e) => return Err(e),
@@ -181,11 +194,21 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
 struct Run<'a, W: Write> {
     printer: Printer<'a, W>,
     urls: Urls,
-    /// Each origin seen, numbered in order of first appearance (as
-    /// `printer.loaded` is).
+    /// Each origin kept, by key: its slot in `printer.slots`.
     origins: HashMap<String, usize>,
+    /// Slots let go, for reuse.
+    free: Vec<usize>,
+    /// `--keep-origins`.
+    keep: usize,
+    /// URLs read: the clock of `Slot::used`.
+    read: u64,
     fetches: JoinSet<(usize, Result<Robots, keepout::Error>)>,
-    permits: Arc<Semaphore>,
+    /// `--concurrency`: fetches under way at once, at most.
+    concurrency: usize,
+    /// Origins whose fetch waits for one under way to end (slot, key):
+    /// only these are spawned, so a list of many sites holds a key for
+    /// each waiting site, not a fetch.
+    queued: VecDeque<(usize, String)>,
     progress: Progress,
     robots_origin: Option<String>,
     /// URLs not on `robots_origin`.
@@ -210,7 +233,7 @@ impl<W: Write> Run<'_, W> {
         self.printer.write_ready()?;
         self.printer.out.flush()?;
         loop {
-            let room = self.printer.waiting.len() < READ_AHEAD;
+            let room = self.room();
             tokio::select! {
                 // Fetches first: they free room and write verdicts.
                 biased;
@@ -220,14 +243,15 @@ impl<W: Write> Run<'_, W> {
                     let robots = result.map_err(|e| Failure::Input(e.to_string()))?;
                     self.progress.inc();
                     let json = self.printer.json;
-                    self.printer.loaded[i] = Some(Origin::new(Loaded::fetched(robots), json));
+                    self.printer.slots[i].origin = Some(Origin::new(Loaded::fetched(robots), json));
+                    self.start_fetches(fetcher);
                 }
                 next = self.urls.next(), if reading && room => {
                     reading = self.take(fetcher, next, one_robots);
                     // And what else is at hand, up to a batch: a long list
                     // is written a buffer at a time, a slow one line by line.
                     let mut batch = 1;
-                    while reading && batch < BATCH && self.printer.waiting.len() < READ_AHEAD {
+                    while reading && batch < BATCH && self.room() {
                         let Some(next) = self.urls.try_next() else {
                             break;
                         };
@@ -241,6 +265,14 @@ impl<W: Write> Run<'_, W> {
             self.printer.out.flush()?;
         }
         self.stopped.take().map_or(Ok(()), Err)
+    }
+
+    /// Whether to read another URL: not while `READ_AHEAD` URLs wait, nor
+    /// while `keep` origins are all needed by URLs waiting (the next may
+    /// be of a new origin; one no URL needs is let go to make room).
+    fn room(&mut self) -> bool {
+        self.let_go(self.keep - 1);
+        self.printer.waiting.len() < READ_AHEAD && self.origins.len() < self.keep
     }
 
     /// Takes what [`Urls`] gave: whether to read on (not at the end, nor
@@ -272,18 +304,12 @@ impl<W: Write> Run<'_, W> {
         } else if let Some(&origin) = self.origins.get(&key) {
             origin
         } else {
-            let origin = self.printer.loaded.len();
-            self.printer.loaded.push(None);
-            let fetch = fetcher.fetch(&key);
-            let permits = Arc::clone(&self.permits);
-            self.fetches.spawn(async move {
-                let _permit = permits.acquire_owned().await;
-                (origin, fetch.await)
-            });
-            self.origins.insert(key, origin);
-            self.progress.grow();
-            origin
+            self.open(fetcher, key)
         };
+        self.read += 1;
+        let slot = &mut self.printer.slots[origin];
+        slot.waiting += 1;
+        slot.used = self.read;
         // `origin_key` accepted it, so it parses.
         let target = url::Url::parse(&url).map_or_else(|_| url.clone(), String::from);
         self.printer.waiting.push_back(Input {
@@ -295,6 +321,53 @@ impl<W: Write> Run<'_, W> {
     }
 }
 
+impl<W: Write> Run<'_, W> {
+    /// A slot for origin `key`, seen for the first time (or again since it
+    /// was let go), and the fetch of its robots.txt started.
+    fn open(&mut self, fetcher: &Fetcher, key: String) -> usize {
+        let slots = &mut self.printer.slots;
+        let origin = self.free.pop().unwrap_or_else(|| {
+            slots.push(Slot::default());
+            slots.len() - 1
+        });
+        slots[origin].key.clone_from(&key);
+        self.queued.push_back((origin, key.clone()));
+        self.origins.insert(key, origin);
+        self.progress.grow();
+        self.start_fetches(fetcher);
+        origin
+    }
+
+    /// Starts queued fetches while fewer than `concurrency` are under way.
+    fn start_fetches(&mut self, fetcher: &Fetcher) {
+        while self.fetches.len() < self.concurrency {
+            let Some((origin, key)) = self.queued.pop_front() else {
+                break;
+            };
+            let fetch = fetcher.fetch(&key);
+            self.fetches.spawn(async move { (origin, fetch.await) });
+        }
+    }
+
+    /// Lets go of the rules of the origins that no URL waiting to be
+    /// written needs, in the order they came to be so (about the order of
+    /// their last use), until `most` are kept or none such is left.
+    fn let_go(&mut self, most: usize) {
+        let slots = &mut self.printer.slots;
+        while self.origins.len() > most {
+            let Some((i, used)) = self.printer.idle.pop_front() else {
+                break;
+            };
+            // Not if it has been needed again since (or let go already).
+            if slots[i].is_idle_since(used) {
+                let slot = std::mem::take(&mut slots[i]);
+                self.origins.remove(&slot.key);
+                self.free.push(i);
+            }
+        }
+    }
+}
+
 /// A URL that can have no robots.txt, from stdin line `line` if it came
 /// from there.
 fn bad_url(e: &keepout::Error, line: Option<usize>) -> Failure {
@@ -302,6 +375,27 @@ fn bad_url(e: &keepout::Error, line: Option<usize>) -> Failure {
         Some(n) => format!("stdin line {n}: {e}"),
         None => e.to_string(),
     })
+}
+
+/// An origin's place in a run.
+#[derive(Default)]
+struct Slot {
+    /// Its rules: `None` while they are being fetched.
+    origin: Option<Origin>,
+    /// URLs read and not written yet that it answers.
+    waiting: usize,
+    /// When a URL of it was last read (counted in URLs read).
+    used: u64,
+    /// Its key in `Run::origins` (none for the rules of `--robots`).
+    key: String,
+}
+
+impl Slot {
+    /// Whether no URL has needed it since it was last used at `used`, its
+    /// rules loaded.
+    fn is_idle_since(&self, used: u64) -> bool {
+        self.used == used && self.waiting == 0 && self.origin.is_some()
+    }
 }
 
 /// An origin's rules once loaded, with their JSON description.
@@ -330,8 +424,11 @@ struct Printer<'a, W: Write> {
     json: bool,
     /// The URLs read and not written yet, in input order.
     waiting: VecDeque<Input>,
-    /// Each origin's rules once loaded, by number.
-    loaded: Vec<Option<Origin>>,
+    /// The origins, by slot (`Input::origin`).
+    slots: Vec<Slot>,
+    /// Origins that no URL waiting needs any more (slot, `Slot::used` then),
+    /// oldest first; some may have been needed again since.
+    idle: VecDeque<(usize, u64)>,
     any_disallowed: bool,
 }
 
@@ -340,7 +437,7 @@ impl<W: Write> Printer<'_, W> {
     /// (into the buffer: the caller flushes).
     fn write_ready(&mut self) -> Result<(), Failure> {
         while let Some(input) = self.waiting.front() {
-            let Some(origin) = &mut self.loaded[input.origin] else {
+            let Some(origin) = &mut self.slots[input.origin].origin else {
                 break;
             };
             let decision = origin.loaded.robots.explain(self.agent, &input.target);
@@ -381,6 +478,18 @@ impl<W: Write> Printer<'_, W> {
                         clean(&input.url),
                         clean(&why)
                     )?;
+                }
+            }
+            let slot = &mut self.slots[input.origin];
+            slot.waiting -= 1;
+            // (The rules of `--robots`, keyless, are never let go.)
+            if slot.waiting == 0 && !slot.key.is_empty() {
+                self.idle.push_back((input.origin, slot.used));
+                if self.idle.len() > 2 * self.slots.len() + 64 {
+                    // An origin needed again leaves its entry stale: keep
+                    // the entries of those still idle (one each at most).
+                    let slots = &self.slots;
+                    self.idle.retain(|&(i, used)| slots[i].is_idle_since(used));
                 }
             }
             self.waiting.pop_front();
