@@ -403,6 +403,14 @@ async fn bad_input_exits_2_with_one_line() {
     check("ftp://example.com/robots.txt", "https://example.com/")
         .await
         .assert_bad_input("unsupported scheme \"ftp\"");
+    // A line past 64 KiB is not read whole: it is bad input.
+    let long = format!("https://example.com/{}\n", "a".repeat(70_000));
+    keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &long)
+        .await
+        .assert_bad_input("stdin line 1: longer than 65536 octets");
+    let longest = format!("https://example.com/{}\n", "a".repeat(65_536 - 20));
+    let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &longest).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
     // A bad line in a batch names its line, and stops the run there: the
     // lines before it have their verdicts, the lines after it none.
     for (stdin, error) in [
@@ -915,40 +923,49 @@ async fn stdin_verdicts_stream_before_the_input_ends() {
 
 /// Past `--keep-origins`, the sites used longest ago are let go, and one
 /// seen again is fetched again (with its summary line again): memory stays
-/// bounded on a list of many sites.
+/// bounded on a list of many sites. Up to the limit, each site is fetched
+/// once. (Between two commits of session 35, the site just used was let go
+/// before every read: `--keep-origins N` kept N - 1.)
 #[tokio::test]
 async fn sites_past_keep_origins_are_let_go_and_fetched_again() {
     use tokio::io::AsyncBufReadExt;
     let rules = ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n");
-    let (a, b) = (serve(rules.clone(), 2).await, serve(rules, 1).await);
-    let mut child = spawn(&["check", "-a", "bot", "--keep-origins", "1", "-"]);
-    let mut input = child.stdin.take().unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut summaries = Vec::new();
-    // One URL at a time, each written before the next is read, so that
-    // the site before is idle when the next comes.
-    for site in [&a, &b, &a] {
-        let url = format!("{}/x", site.uri());
-        input
-            .write_all(format!("{url}\n").as_bytes())
-            .await
-            .unwrap();
-        input.flush().await.unwrap();
-        loop {
-            let line = lines.next_line().await.unwrap().unwrap();
-            if line.starts_with("DISALLOWED") {
-                assert!(line.contains(&url), "{line}");
-                break;
+    // (keep, the sites' order, each site's fetches)
+    for (keep, order, fetches) in [("1", [0, 0, 1, 0], [2, 1]), ("2", [0, 1, 0, 1], [1, 1])] {
+        let sites = [
+            serve(rules.clone(), fetches[0]).await,
+            serve(rules.clone(), fetches[1]).await,
+        ];
+        let mut child = spawn(&["check", "-a", "bot", "--keep-origins", keep, "-"]);
+        let mut input = child.stdin.take().unwrap();
+        let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut summaries = 0;
+        // One URL at a time, each written before the next is read, so
+        // that the site before is idle when the next comes.
+        for site in order {
+            let url = format!("{}/x", sites[site].uri());
+            input
+                .write_all(format!("{url}\n").as_bytes())
+                .await
+                .unwrap();
+            input.flush().await.unwrap();
+            loop {
+                let line = lines.next_line().await.unwrap().unwrap();
+                if line.starts_with("DISALLOWED") {
+                    assert!(line.contains(&url), "{line}");
+                    break;
+                }
+                summaries += 1;
             }
-            summaries.push(line);
+        }
+        drop(input);
+        assert_eq!(lines.next_line().await.unwrap(), None);
+        assert_eq!(child.wait().await.unwrap().code(), Some(1));
+        assert_eq!(summaries, fetches[0] + fetches[1], "keep {keep}");
+        for site in &sites {
+            site.verify().await;
         }
     }
-    drop(input);
-    assert_eq!(lines.next_line().await.unwrap(), None);
-    assert_eq!(child.wait().await.unwrap().code(), Some(1));
-    assert_eq!(summaries.len(), 3, "{summaries:?}");
-    a.verify().await;
-    b.verify().await;
 }
 
 /// Output closed early (`| head -1`): the run ends quietly, and its exit

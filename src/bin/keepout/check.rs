@@ -1,7 +1,7 @@
 //! `keepout check`: may this crawler fetch these URLs, and which line says so?
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufWriter, IsTerminal, Write};
+use std::io::{BufRead, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use keepout::{Cause, Decision, Fetcher, Robots};
@@ -81,11 +81,26 @@ struct Input {
     origin: usize,
 }
 
+impl Input {
+    /// The octets it holds.
+    fn bytes(&self) -> usize {
+        self.url.len() + self.target.len()
+    }
+}
+
 /// URLs read ahead of the first verdict not yet written, at most. While
 /// the oldest URL's robots.txt is still being fetched, reading waits past
 /// this many, so memory stays bounded however long the list; the fetches
 /// of the origins already seen go on meanwhile.
 const READ_AHEAD: usize = 16_384;
+
+/// And at most this many octets of them (URLs and their parsed forms).
+const READ_AHEAD_BYTES: usize = 64 << 20;
+
+/// The longest line of stdin read as a URL (64 KiB; real URLs are under
+/// 8 KiB): a longer one is bad input, so that a line without end (`<
+/// /dev/zero`) is not read into memory whole.
+const MAX_URL_LINE: usize = 64 << 10;
 
 /// URLs taken at once when they are at hand, at most, before the verdicts
 /// ready are written.
@@ -124,6 +139,7 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
             agent: &args.agent,
             json: args.json,
             waiting: VecDeque::new(),
+            waiting_bytes: 0,
             slots: Vec::new(),
             idle: VecDeque::new(),
             any_disallowed: false,
@@ -267,12 +283,23 @@ impl<W: Write> Run<'_, W> {
         self.stopped.take().map_or(Ok(()), Err)
     }
 
-    /// Whether to read another URL: not while `READ_AHEAD` URLs wait, nor
-    /// while `keep` origins are all needed by URLs waiting (the next may
-    /// be of a new origin; one no URL needs is let go to make room).
+    /// Whether to read another URL: not while `READ_AHEAD` URLs (or
+    /// `READ_AHEAD_BYTES` of them) wait, nor while `keep` origins are kept
+    /// and all needed by URLs waiting (the next may be of a new origin; an
+    /// origin no URL needs would be let go for it, in `open`).
     fn room(&mut self) -> bool {
-        self.let_go(self.keep - 1);
-        self.printer.waiting.len() < READ_AHEAD && self.origins.len() < self.keep
+        let printer = &mut self.printer;
+        // Entries of origins needed again since are stale: drop them from
+        // the front, so that a front entry is one that can be let go.
+        while let Some(&(i, used)) = printer.idle.front() {
+            if printer.slots[i].is_idle_since(used) {
+                break;
+            }
+            printer.idle.pop_front();
+        }
+        printer.waiting.len() < READ_AHEAD
+            && printer.waiting_bytes < READ_AHEAD_BYTES
+            && (self.origins.len() < self.keep || !printer.idle.is_empty())
     }
 
     /// Takes what [`Urls`] gave: whether to read on (not at the end, nor
@@ -312,11 +339,13 @@ impl<W: Write> Run<'_, W> {
         slot.used = self.read;
         // `origin_key` accepted it, so it parses.
         let target = url::Url::parse(&url).map_or_else(|_| url.clone(), String::from);
-        self.printer.waiting.push_back(Input {
+        let input = Input {
             url,
             target,
             origin,
-        });
+        };
+        self.printer.waiting_bytes += input.bytes();
+        self.printer.waiting.push_back(input);
         Ok(())
     }
 }
@@ -325,6 +354,7 @@ impl<W: Write> Run<'_, W> {
     /// A slot for origin `key`, seen for the first time (or again since it
     /// was let go), and the fetch of its robots.txt started.
     fn open(&mut self, fetcher: &Fetcher, key: String) -> usize {
+        self.let_go(self.keep - 1);
         let slots = &mut self.printer.slots;
         let origin = self.free.pop().unwrap_or_else(|| {
             slots.push(Slot::default());
@@ -424,6 +454,8 @@ struct Printer<'a, W: Write> {
     json: bool,
     /// The URLs read and not written yet, in input order.
     waiting: VecDeque<Input>,
+    /// Their octets (`Input::bytes`).
+    waiting_bytes: usize,
     /// The origins, by slot (`Input::origin`).
     slots: Vec<Slot>,
     /// Origins that no URL waiting needs any more (slot, `Slot::used` then),
@@ -492,7 +524,9 @@ impl<W: Write> Printer<'_, W> {
                     self.idle.retain(|&(i, used)| slots[i].is_idle_since(used));
                 }
             }
-            self.waiting.pop_front();
+            if let Some(input) = self.waiting.pop_front() {
+                self.waiting_bytes -= input.bytes();
+            }
         }
         Ok(())
     }
@@ -659,10 +693,19 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
         let mut line = Vec::new();
         for n in 1.. {
             line.clear();
-            // Lines as octets, so that one that is not UTF-8 can be named.
-            let read = stdin.read_until(b'\n', &mut line);
+            // Lines as octets, so that one that is not UTF-8 can be named;
+            // one octet past the longest line allowed, to know it is longer.
+            let read = (&mut stdin)
+                .take(MAX_URL_LINE as u64 + 1)
+                .read_until(b'\n', &mut line);
             let end = match read {
                 Ok(0) => true,
+                Ok(len) if len > MAX_URL_LINE && line.last() != Some(&b'\n') => {
+                    chunk.push(Err(Failure::Input(format!(
+                        "stdin line {n}: longer than {MAX_URL_LINE} octets (a URL to check is shorter)"
+                    ))));
+                    true
+                }
                 Ok(_) => match std::str::from_utf8(&line) {
                     Ok(text) => {
                         let url = text.trim();
