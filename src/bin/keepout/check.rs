@@ -26,7 +26,8 @@ streams, in bounded memory (see --keep-origins).
 
 Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
 (unreadable file, invalid or non-http(s) URL, no URLs). A bad line on stdin
-stops the run there, after the verdicts of the lines before it.
+(not a URL, not UTF-8, or past 64 KiB) stops the run there, after the
+verdicts of the lines before it.
 
 Examples:
   keepout check --agent ExampleBot https://example.com/ https://example.com/private/x
