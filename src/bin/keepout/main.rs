@@ -10,6 +10,7 @@ mod output;
 mod progress;
 mod show;
 mod source;
+mod urls;
 
 use std::io;
 use std::process::ExitCode;

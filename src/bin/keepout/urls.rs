@@ -1,0 +1,155 @@
+//! The URLs `keepout check` is given: its arguments, `-` standing for the
+//! lines of stdin, read on a thread of their own as they come.
+
+use std::io::{BufRead, Read};
+
+use tokio::sync::mpsc;
+
+use crate::Failure;
+
+/// The longest line of stdin read as a URL (64 KiB; real URLs are under
+/// 8 KiB): a longer one is bad input, so that a line without end (`<
+/// /dev/zero`) is not read into memory whole.
+const MAX_URL_LINE: usize = 64 << 10;
+
+/// What [`Urls`] gives: a URL with its stdin line number if it came from
+/// there, or a bad line; `None` at the end.
+pub type Next = Option<Result<(String, Option<usize>), Failure>>;
+
+/// The URLs to check, in order: the arguments, `-` standing for the lines
+/// of stdin (once), which a thread of their own reads as they come, so a
+/// slow or endless producer (`tail -f log | ...`) gets its verdicts as it
+/// goes and the fetches go on meanwhile.
+pub struct Urls {
+    args: std::vec::IntoIter<String>,
+    stdin: Option<mpsc::Receiver<Vec<Line>>>,
+    /// Lines of stdin's last chunk not taken yet.
+    lines: std::vec::IntoIter<Line>,
+    stdin_read: bool,
+}
+
+impl Urls {
+    pub fn new(args: Vec<String>) -> Urls {
+        Urls {
+            args: args.into_iter(),
+            stdin: None,
+            lines: Vec::new().into_iter(),
+            stdin_read: false,
+        }
+    }
+
+    /// The next URL, with its stdin line number if it came from there;
+    /// `None` at the end. Cancel-safe (a `select!` branch): it changes
+    /// state only between awaits.
+    pub async fn next(&mut self) -> Next {
+        loop {
+            if let Some(next) = self.try_next() {
+                return next;
+            }
+            // Nothing at hand: wait for stdin's next lines.
+            match self.stdin.as_mut()?.recv().await {
+                Some(chunk) => self.lines = chunk.into_iter(),
+                None => self.stdin = None,
+            }
+        }
+    }
+
+    /// [`next`](Urls::next) if it is at hand without waiting, else `None`
+    /// (stdin has not sent the next line yet).
+    pub fn try_next(&mut self) -> Option<Next> {
+        loop {
+            if let Some(line) = self.lines.next() {
+                return Some(Some(line.map(|(url, n)| (url, Some(n)))));
+            }
+            if let Some(chunks) = &mut self.stdin {
+                match chunks.try_recv() {
+                    Ok(chunk) => {
+                        self.lines = chunk.into_iter();
+                        continue;
+                    }
+                    Err(mpsc::error::TryRecvError::Empty) => return None,
+                    Err(mpsc::error::TryRecvError::Disconnected) => self.stdin = None,
+                }
+            }
+            let Some(arg) = self.args.next() else {
+                return Some(None);
+            };
+            if arg != "-" {
+                return Some(Some(Ok((arg, None))));
+            }
+            if !self.stdin_read {
+                self.stdin_read = true;
+                self.stdin = Some(read_stdin());
+            }
+        }
+    }
+}
+
+/// A stdin line read: a URL and its line number, or why reading stopped.
+type Line = Result<(String, usize), Failure>;
+
+/// Reads stdin's URL lines on a thread of their own (a read blocks),
+/// skipping blank lines and comments; a line that cannot be read ends it.
+/// Lines go in chunks: each holds what was read without waiting (up to 256
+/// lines), so a long list costs a handoff per chunk, not per line, and a
+/// slow one is passed on line by line.
+fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
+    const CHUNK: usize = 256;
+    // A small buffer: `check::READ_AHEAD` bounds what is read, not this.
+    let (chunks, receiver) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        let mut stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
+        let mut chunk = Vec::with_capacity(CHUNK);
+        let mut line = Vec::new();
+        for n in 1.. {
+            line.clear();
+            // Lines as octets, so that one that is not UTF-8 can be named;
+            // one octet past the longest line allowed, to know it is longer.
+            let read = (&mut stdin)
+                .take(MAX_URL_LINE as u64 + 1)
+                .read_until(b'\n', &mut line);
+            let end = match read {
+                Ok(0) => true,
+                Ok(len) if len > MAX_URL_LINE && line.last() != Some(&b'\n') => {
+                    chunk.push(Err(Failure::Input(format!(
+                        "stdin line {n}: longer than {MAX_URL_LINE} octets (a URL to check is shorter)"
+                    ))));
+                    true
+                }
+                Ok(_) => match std::str::from_utf8(&line) {
+                    Ok(text) => {
+                        let url = text.trim();
+                        if !url.is_empty() && !url.starts_with('#') {
+                            chunk.push(Ok((url.to_owned(), n)));
+                        }
+                        false
+                    }
+                    Err(_) => {
+                        chunk.push(Err(Failure::Input(format!(
+                            "stdin line {n}: not UTF-8 (a URL to check is text; percent-encode other octets)"
+                        ))));
+                        true
+                    }
+                },
+                Err(e) => {
+                    chunk.push(Err(Failure::Input(format!("cannot read stdin: {e}"))));
+                    true
+                }
+            };
+            // Passed on when full, at the end, or when the next line is not
+            // all read yet (reading it may wait).
+            let waits = !stdin.buffer().contains(&b'\n');
+            if (end || waits || chunk.len() == CHUNK) && !chunk.is_empty() {
+                let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                if chunks.blocking_send(full).is_err() {
+                    // The run is over.
+                    return;
+                }
+            }
+            if end {
+                return;
+            }
+        }
+    });
+    receiver
+}
