@@ -217,10 +217,11 @@ struct Run<'a, W: Write> {
     fetches: JoinSet<(usize, Result<Robots, keepout::Error>)>,
     /// `--concurrency`: fetches under way at once, at most.
     concurrency: usize,
-    /// Origins whose fetch waits for one under way to end (slot, key):
-    /// only these are spawned, so a list of many sites holds a key for
-    /// each waiting site, not a fetch.
-    queued: VecDeque<(usize, String)>,
+    /// Origins (slots) whose fetch waits for one under way to end: only
+    /// those are spawned, so a list of many sites holds a slot for each
+    /// waiting site, not a fetch. (A slot queued is needed by the URL that
+    /// opened it, so it is not let go, and its key stays.)
+    queued: VecDeque<usize>,
     progress: Progress,
     robots_origin: Option<String>,
     /// URLs not on `robots_origin`.
@@ -355,7 +356,7 @@ impl<W: Write> Run<'_, W> {
             slots.len() - 1
         });
         slots[origin].key.clone_from(&key);
-        self.queued.push_back((origin, key.clone()));
+        self.queued.push_back(origin);
         self.origins.insert(key, origin);
         self.progress.grow();
         self.start_fetches(fetcher);
@@ -365,10 +366,10 @@ impl<W: Write> Run<'_, W> {
     /// Starts queued fetches while fewer than `concurrency` are under way.
     fn start_fetches(&mut self, fetcher: &Fetcher) {
         while self.fetches.len() < self.concurrency {
-            let Some((origin, key)) = self.queued.pop_front() else {
+            let Some(origin) = self.queued.pop_front() else {
                 break;
             };
-            let fetch = fetcher.fetch(&key);
+            let fetch = fetcher.fetch(&self.printer.slots[origin].key);
             self.fetches.spawn(async move { (origin, fetch.await) });
         }
     }
