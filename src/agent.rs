@@ -163,7 +163,7 @@ pub(crate) fn is_crawler(token: &[u8]) -> bool {
 }
 
 /// The `*` groups, which apply when none names the crawler.
-fn star(parsed: &Parsed) -> (&[u32], &[u32], AgentMatch) {
+pub(crate) fn star(parsed: &Parsed) -> (&[u32], &[u32], AgentMatch) {
     let star = parsed.star_groups();
     if star.is_empty() {
         (&[], &[], AgentMatch::None)

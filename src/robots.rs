@@ -541,7 +541,7 @@ pub struct OwnedAgent {
     robots: Robots,
     /// The crawler's groups and names in `Parsed::lookup_groups` and
     /// `Parsed::lookup` when a group names it; `None` for the `*` groups
-    /// (or none, by `agent_match`).
+    /// (`agent::star`: none, if there are none).
     run: Option<(u32, u32)>,
     agent_match: AgentMatch,
     /// The groups resolved down to their rules, under `robots.access`.
@@ -610,8 +610,10 @@ impl OwnedAgent {
                 let run = start as usize..end as usize;
                 (&parsed.lookup_groups()[run.clone()], &parsed.lookup()[run])
             }
-            None if self.agent_match == AgentMatch::Star => (parsed.star_groups(), &[]),
-            None => (&[], &[]),
+            None => {
+                let (groups, names, _) = agent::star(parsed);
+                (groups, names)
+            }
         }
     }
 }
