@@ -47,6 +47,16 @@ pub(crate) fn lower8(w: u64) -> u64 {
 ///
 /// Exhaustive by design: RFC 9309 section 2.2.1 picks the groups naming
 /// the crawler, else the `*` groups, else none.
+///
+/// ```
+/// use keepout::{AgentMatch, Robots};
+///
+/// let robots = Robots::parse("User-agent: ExampleBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n");
+/// assert_eq!(robots.agent("examplebot/2.0").agent_match(), AgentMatch::Named);
+/// assert_eq!(robots.agent("OtherBot").agent_match(), AgentMatch::Star);
+/// let named_only = Robots::parse("User-agent: ExampleBot\nDisallow: /a\n");
+/// assert_eq!(named_only.agent("OtherBot").agent_match(), AgentMatch::None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentMatch {
     /// Groups naming the crawler's product token apply (merged when several do).

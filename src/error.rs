@@ -6,6 +6,18 @@
 ///
 /// Every server or network outcome is *not* an error: it is an `Ok(Robots)`
 /// carrying the outcome (see [`FetchOutcome`](crate::FetchOutcome)).
+///
+/// ```
+/// use keepout::{Error, fetch::robots_url};
+///
+/// let err = robots_url("ftp://example.com/file").unwrap_err();
+/// assert!(matches!(err, Error::UnsupportedScheme { ref scheme, .. } if scheme == "ftp"));
+/// assert_eq!(
+///     err.to_string(),
+///     "unsupported scheme \"ftp\" in \"ftp://example.com/file\": robots.txt applies to http and https only",
+/// );
+/// assert!(matches!(robots_url("/relative/path"), Err(Error::InvalidUrl { .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -7,6 +7,16 @@ use crate::model::Parsed;
 use crate::view::{GroupView, RuleView};
 
 /// What decided a [`Decision`].
+///
+/// ```
+/// use keepout::{Cause, Robots};
+///
+/// let robots = Robots::parse("User-agent: *\nDisallow: /private\n");
+/// assert_eq!(robots.explain("bot", "/private/x").cause(), Cause::Rule);
+/// assert_eq!(robots.explain("bot", "/public").cause(), Cause::NoMatchingRule);
+/// assert_eq!(robots.explain("bot", "/robots.txt").cause(), Cause::RobotsTxt);
+/// assert_eq!(Robots::disallow_all().explain("bot", "/").cause(), Cause::Unreachable);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Cause {

@@ -29,7 +29,16 @@ pub struct Warning {
     pub kind: WarningKind,
 }
 
-/// The kinds of [`Warning`].
+/// The kinds of [`Warning`]. Display gives a sentence for people.
+///
+/// ```
+/// use keepout::{Directive, Robots, WarningKind};
+///
+/// let robots = Robots::parse("User-agent: *\nCrawl-delay: soon\n");
+/// let kind = &robots.warnings()[0].kind;
+/// assert_eq!(*kind, WarningKind::InvalidValue { directive: Directive::CrawlDelay });
+/// assert_eq!(kind.to_string(), "invalid Crawl-delay value; ignored");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WarningKind {

@@ -99,6 +99,12 @@ impl fmt::Display for RequestRate {
 /// A record whose key keepout does not interpret (`Noindex`, `Clean-param`,
 /// `Content-Signal`, ...), kept for tooling. Fields may be added
 /// (`#[non_exhaustive]`).
+///
+/// ```
+/// let robots = keepout::Robots::parse("User-agent: *\nNoindex: /drafts/ # not a rule\n");
+/// let record = &robots.records()[0];
+/// assert_eq!((record.line, &*record.key, &*record.value), (2, "Noindex", "/drafts/"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Record {

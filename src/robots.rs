@@ -18,6 +18,17 @@ use crate::view::GroupView;
 ///
 /// Exhaustive by design: RFC 9309 section 2.3.1 gives a fetch exactly
 /// these three outcomes, so a `match` need not have a catch-all arm.
+///
+/// ```
+/// use keepout::{Access, Robots};
+///
+/// assert_eq!(Robots::parse("User-agent: *\nDisallow: /\n").access(), Access::Rules);
+/// let down = Robots::disallow_all(); // what a 503 leaves
+/// assert_eq!(down.access(), Access::DisallowAll);
+/// assert!(!down.is_allowed("ExampleBot", "/page"));
+/// assert!(down.is_allowed("ExampleBot", "/robots.txt")); // always allowed
+/// assert!(Robots::allow_all().is_allowed("ExampleBot", "/page")); // what a 404 leaves
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     /// The parsed rules decide.
@@ -176,6 +187,18 @@ impl Robots {
 
     /// Like [`is_allowed`](Robots::is_allowed), with the reason: the deciding
     /// line, its group, or why no rule applied.
+    ///
+    /// ```
+    /// use keepout::{AgentMatch, Cause, Robots};
+    ///
+    /// let robots = Robots::parse("User-agent: ExampleBot\nDisallow: /tmp/\n");
+    /// let d = robots.explain("ExampleBot/1.0", "https://example.com/tmp/a");
+    /// assert_eq!((d.allowed(), d.cause(), d.agent_match()), (false, Cause::Rule, AgentMatch::Named));
+    /// assert_eq!(d.rule().map(|r| r.line()), Some(2));
+    /// // No group names OtherBot and there is no `*` group: allowed.
+    /// let d = robots.explain("OtherBot", "/tmp/a");
+    /// assert_eq!((d.allowed(), d.cause(), d.groups().len()), (true, Cause::NoGroup, 0));
+    /// ```
     pub fn explain(&self, agent: &str, url: impl AsRef<str>) -> Decision<'_> {
         let (groups, agent_match) = agent::select(&self.parsed, agent);
         self.explain_in(groups, agent_match, url.as_ref())
@@ -322,6 +345,13 @@ impl Robots {
 
     /// The `Request-rate` for `agent`, chosen like
     /// [`crawl_delay`](Robots::crawl_delay).
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: *\nRequest-rate: 1/10s 0600-0845\n");
+    /// let rate = robots.request_rate("ExampleBot").unwrap();
+    /// assert_eq!((rate.requests, rate.per.as_secs(), rate.window), (1, 10, Some((600, 845))));
+    /// assert_eq!(rate.to_string(), "1/10s 0600-0845");
+    /// ```
     pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
         let (groups, names, _) = agent::select_names(&self.parsed, agent);
         extension(&self.parsed, groups, names, |e| e.request_rate).map(|(r, _)| r)
@@ -375,30 +405,65 @@ impl Robots {
     }
 
     /// The first `Host` value (a Yandex extension naming the preferred host).
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: *\nDisallow:\nHost: www.example.com\n");
+    /// assert_eq!(robots.host(), Some("www.example.com"));
+    /// ```
     pub fn host(&self) -> Option<&str> {
         self.parsed.host()
     }
 
     /// The groups, in file order.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse(
+    ///     "User-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n\nUser-agent: *\nAllow: /\n",
+    /// );
+    /// let groups: Vec<(u32, Vec<&str>, usize)> =
+    ///     robots.groups().map(|g| (g.line(), g.agents().collect(), g.rules().len())).collect();
+    /// assert_eq!(groups, [(1, vec!["a", "b"], 2), (6, vec!["*"], 1)]);
+    /// ```
     pub fn groups(&self) -> impl ExactSizeIterator<Item = GroupView<'_>> {
         let parsed = &*self.parsed;
         (0..parsed.group_count() as u32).map(move |index| GroupView { parsed, index })
     }
 
     /// Records with keys keepout does not interpret, in file order.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: *\nClean-param: ref /articles/\n");
+    /// let record = &robots.records()[0];
+    /// assert_eq!((record.line, &*record.key, &*record.value), (2, "Clean-param", "ref /articles/"));
+    /// ```
     pub fn records(&self) -> &[Record] {
         self.parsed.records()
     }
 
     /// Lint-style warnings, in line order: misspellings accepted, unknown
     /// keys, rules outside groups, and so on.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: *\nDisallow private\n");
+    /// let w = &robots.warnings()[0];
+    /// assert_eq!((w.line, w.kind.to_string()), (2, "missing ':' after the key".to_string()));
+    /// ```
     pub fn warnings(&self) -> &[Warning] {
         self.parsed.warnings()
     }
 
     /// How this value was fetched, when it came from
     /// [`Robots::fetch`](crate::Robots::fetch) or a
-    /// [`Fetcher`](crate::fetch::Fetcher).
+    /// [`Fetcher`](crate::fetch::Fetcher); `None` for a parsed one.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), keepout::Error> {
+    /// let robots = keepout::Robots::fetch("https://example.com/").await?;
+    /// if let Some(outcome) = robots.fetch_outcome() {
+    ///     println!("{}: {:?}, {}", outcome.final_url(), outcome.status(), outcome.result());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn fetch_outcome(&self) -> Option<&FetchOutcome> {
         self.fetch.as_deref()
     }
@@ -410,6 +475,11 @@ impl Robots {
     }
 
     /// Octets of input parsed (after any transcoding).
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("User-agent: *\nDisallow: /\n");
+    /// assert_eq!(robots.body_len(), 26);
+    /// ```
     pub fn body_len(&self) -> usize {
         self.parsed.body_len as usize
     }
@@ -426,6 +496,12 @@ impl Robots {
     /// makes them text, which is counted from then on. A
     /// [`RobotsCache`](crate::RobotsCache) bounded in bytes weighs in the
     /// largest index one crawler's checks could build.
+    ///
+    /// ```
+    /// let body = format!("User-agent: *\n{}", "Disallow: /private/\n".repeat(100));
+    /// let robots = keepout::Robots::parse(&body);
+    /// assert!(robots.heap_bytes() < body.len()); // 2,014 octets of body
+    /// ```
     pub fn heap_bytes(&self) -> usize {
         self.parsed.heap_bytes() + self.fetch.as_deref().map_or(0, FetchOutcome::heap_bytes)
     }
@@ -452,7 +528,18 @@ impl fmt::Debug for Robots {
 }
 
 /// The rules of a [`Robots`] for one crawler, found once: see
-/// [`Robots::agent`].
+/// [`Robots::agent`]. It borrows the `Robots`; [`OwnedAgent`] holds one.
+///
+/// ```
+/// use keepout::{AgentMatch, Robots};
+///
+/// let robots = Robots::parse("User-agent: *\nCrawl-delay: 5\nDisallow: /search\n");
+/// let bot = robots.agent("ExampleBot/1.0");
+/// assert_eq!(bot.agent_match(), AgentMatch::Star);
+/// assert_eq!(bot.crawl_delay().map(|d| d.as_secs()), Some(5));
+/// assert!(!bot.is_allowed("https://example.com/search?q=x"));
+/// assert_eq!(bot.explain("/search").rule().map(|r| r.line()), Some(3));
+/// ```
 #[derive(Clone, Copy)]
 pub struct Agent<'a> {
     robots: &'a Robots,
@@ -536,6 +623,14 @@ fn allows(prepared: matcher::Prepared<'_>, url: &str) -> bool {
 /// [`Robots::is_allowed`], which finds the crawler's groups on every call.
 /// [`agent`](OwnedAgent::agent) lends an `Agent` for its other questions,
 /// without searching for the crawler's groups again.
+///
+/// ```
+/// let robots = keepout::Robots::parse("User-agent: *\nDisallow: /tmp/\n");
+/// let bot = robots.owned_agent("ExampleBot");
+/// // `'static`, `Send` and `Sync`: it can move into a thread or a task.
+/// let worker = std::thread::spawn(move || bot.is_allowed("https://example.com/tmp/a"));
+/// assert!(!worker.join().unwrap());
+/// ```
 #[derive(Clone)]
 pub struct OwnedAgent {
     robots: Robots,

@@ -26,6 +26,19 @@ impl fmt::Display for RuleKind {
 }
 
 /// One allow or disallow rule of a parsed robots.txt.
+///
+/// ```
+/// use keepout::{Robots, RuleKind};
+///
+/// let robots = Robots::parse("User-agent: *\nAllow: /caf\u{e9}/*.html$\n");
+/// let rule = robots.groups().next().unwrap().rules().next().unwrap();
+/// assert_eq!((rule.line(), rule.kind()), (2, RuleKind::Allow));
+/// assert_eq!(rule.pattern(), "/caf\u{e9}/*.html$");
+/// assert_eq!(rule.normalized(), "/caf%C3%A9/*.html$");
+/// assert_eq!(rule.priority(), 18); // octets of the normal form
+/// assert_eq!(rule.to_string(), "Allow: /caf\u{e9}/*.html$");
+/// assert_eq!(rule.group().line(), 1);
+/// ```
 #[derive(Clone, Copy)]
 pub struct RuleView<'a> {
     pub(crate) parsed: &'a Parsed,
@@ -106,6 +119,19 @@ impl fmt::Debug for RuleView<'_> {
 }
 
 /// One group of a parsed robots.txt: its user-agent lines and rules.
+///
+/// ```
+/// let robots = keepout::Robots::parse(
+///     "User-agent: *\nDisallow: /a\n\nUser-agent: ExampleBot\nCrawl-delay: 3\nAllow: /\n",
+/// );
+/// let groups: Vec<_> = robots.groups().collect();
+/// assert!(groups[0].is_global());
+/// let bot = groups[1];
+/// assert_eq!((bot.index(), bot.line()), (1, 4));
+/// assert_eq!(bot.agents().collect::<Vec<_>>(), ["ExampleBot"]);
+/// assert_eq!(bot.crawl_delay().map(|d| d.as_secs()), Some(3));
+/// assert_eq!(bot.rules().map(|r| r.to_string()).collect::<Vec<_>>(), ["Allow: /"]);
+/// ```
 #[derive(Clone, Copy)]
 pub struct GroupView<'a> {
     pub(crate) parsed: &'a Parsed,

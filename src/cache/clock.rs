@@ -18,7 +18,29 @@ use std::time::{Duration, SystemTime};
 /// tokio clock would also fire the fetcher's timeouts while it waits on a
 /// real socket). A clock that follows tokio's paused time can be written in
 /// a few lines by adding `tokio::time::Instant` elapsed time to a fixed
-/// `SystemTime`.
+/// `SystemTime`:
+///
+/// ```
+/// use std::time::SystemTime;
+/// use keepout::{RobotsCache, cache::Clock};
+///
+/// #[derive(Debug)]
+/// struct TokioClock {
+///     start: SystemTime,
+///     base: tokio::time::Instant,
+/// }
+///
+/// impl Clock for TokioClock {
+///     fn now(&self) -> SystemTime {
+///         self.start + self.base.elapsed()
+///     }
+/// }
+///
+/// let clock = TokioClock { start: SystemTime::now(), base: tokio::time::Instant::now() };
+/// let cache = RobotsCache::builder().clock(clock).build()?;
+/// # let _ = cache;
+/// # Ok::<(), keepout::Error>(())
+/// ```
 pub trait Clock: Send + Sync + fmt::Debug + 'static {
     /// The current time.
     fn now(&self) -> SystemTime;

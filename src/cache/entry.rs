@@ -41,7 +41,17 @@ use super::invalidations::Stamp;
 use crate::Robots;
 use crate::fetch::{FetchResult, UnavailableReason};
 
-/// What to serve for an origin unreachable for longer than the stale limit.
+/// What to serve for an origin unreachable for longer than the stale limit
+/// ([`RobotsCacheBuilder::after_stale_limit`](crate::RobotsCacheBuilder::after_stale_limit)).
+///
+/// ```
+/// use keepout::{RobotsCache, cache::AfterStaleLimit};
+///
+/// // Never open a site that stays down, however long.
+/// let cache = RobotsCache::builder().after_stale_limit(AfterStaleLimit::DisallowAll).build()?;
+/// # let _ = cache;
+/// # Ok::<(), keepout::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum AfterStaleLimit {

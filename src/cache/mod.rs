@@ -653,6 +653,22 @@ fn kept_capacity(capacity: Capacity) -> moka::sync::Cache<String, Arc<Entry>> {
 /// | [`stale_limit`](Self::stale_limit) | 30 days |
 /// | [`after_stale_limit`](Self::after_stale_limit) | [`AfterStaleLimit::AllowAll`] |
 /// | [`clock`](Self::clock) | [`SystemClock`] |
+///
+/// ```
+/// use std::time::Duration;
+/// use keepout::{Error, RobotsCache, cache::AfterStaleLimit};
+///
+/// let cache = RobotsCache::builder()
+///     .max_bytes(256 << 20)
+///     .stale_limit(Duration::from_secs(7 * 24 * 3600))
+///     .after_stale_limit(AfterStaleLimit::DisallowAll)
+///     .build()?;
+/// assert!(cache.is_empty());
+///
+/// let err = RobotsCache::builder().retry_delay(Duration::ZERO).build().unwrap_err();
+/// assert!(matches!(err, Error::InvalidConfig { option: "retry_delay", .. }));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct RobotsCacheBuilder {

@@ -9,6 +9,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// hit or one miss; the other counters count fetches and removals. All
 /// counters only grow, except `entries` and `weighted_size`, which describe
 /// the cache now.
+///
+/// ```no_run
+/// # async fn run(cache: keepout::RobotsCache) {
+/// let stats = cache.stats();
+/// let lookups = stats.hits + stats.misses;
+/// println!("{} origins, {} fetches, hit rate {:.3}", stats.entries, stats.fetches,
+///     stats.hits as f64 / lookups.max(1) as f64);
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CacheStats {

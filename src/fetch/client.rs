@@ -216,6 +216,22 @@ impl Fetcher {
 /// | [`auth_errors_disallow`](Self::auth_errors_disallow) | `false`: 401/403 allow all |
 /// | [`unreachable_ttl`](Self::unreachable_ttl) | 1 hour |
 /// | [`client`](Self::client) | a client built from these options |
+///
+/// [`build`](Self::build) names the option it refuses:
+///
+/// ```
+/// use keepout::{Error, Fetcher};
+///
+/// let fetcher = Fetcher::builder()
+///     .user_agent("ExampleBot/1.2 (+https://example.com/bot)")
+///     .max_redirects(3)
+///     .build()?;
+/// assert_eq!((fetcher.product_token(), fetcher.max_redirects()), ("ExampleBot", 3));
+///
+/// let err = Fetcher::builder().body_limit(1024).build().unwrap_err();
+/// assert!(matches!(err, Error::InvalidConfig { option: "body_limit", .. }));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct FetcherBuilder {

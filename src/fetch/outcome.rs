@@ -13,6 +13,19 @@ use url::Url;
 /// The rules always apply to the authority of [`robots_url`](Self::robots_url),
 /// even when the file was served from another host after redirects
 /// ([`final_url`](Self::final_url)).
+///
+/// ```no_run
+/// # async fn run() -> Result<(), keepout::Error> {
+/// let robots = keepout::Robots::fetch("https://example.com/page").await?;
+/// let outcome = robots.fetch_outcome().expect("fetched, not parsed");
+/// // e.g. "https://example.com/robots.txt: 200 OK, 455 bytes"
+/// println!("{outcome}");
+/// println!("{} redirects, status {:?}, final URL {}", outcome.redirects(), outcome.status(), outcome.final_url());
+/// if outcome.truncated_at_cap() {
+///     eprintln!("only the first {} bytes were read", outcome.body_bytes());
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchOutcome {
     pub(crate) robots_url: Url,
@@ -161,6 +174,24 @@ impl fmt::Display for FetchOutcome {
 }
 
 /// How a fetch ended, which decides the rules (RFC 9309 section 2.3.1).
+///
+/// ```no_run
+/// use keepout::{FetchResult, StatusCode, UnreachableReason};
+///
+/// # async fn run() -> Result<(), keepout::Error> {
+/// let robots = keepout::Robots::fetch("https://example.com/").await?;
+/// let outcome = robots.fetch_outcome().expect("fetched, not parsed");
+/// match outcome.result() {
+///     FetchResult::Fetched | FetchResult::NotModified => {}
+///     FetchResult::Unavailable(why) => eprintln!("no robots.txt ({why}): allow all"),
+///     FetchResult::Unreachable(UnreachableReason::Status(StatusCode::TOO_MANY_REQUESTS)) => {
+///         eprintln!("asked to slow down; retry after {:?}", outcome.retry_after());
+///     }
+///     FetchResult::Unreachable(why) => eprintln!("unreachable ({why}): disallow all"),
+///     other => eprintln!("{other}"), // a cache's stale copy, or a result added later
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FetchResult {
@@ -249,6 +280,13 @@ impl fmt::Display for FetchResult {
 }
 
 /// Why robots.txt counts as unavailable (allow all).
+///
+/// ```
+/// use keepout::{StatusCode, UnavailableReason};
+///
+/// assert_eq!(UnavailableReason::Status(StatusCode::NOT_FOUND).to_string(), "HTTP 404 Not Found");
+/// assert_eq!(UnavailableReason::TooManyRedirects.to_string(), "too many redirects");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnavailableReason {
@@ -309,6 +347,14 @@ impl fmt::Display for UnavailableReason {
 }
 
 /// Why robots.txt counts as unreachable (disallow all).
+///
+/// ```
+/// use keepout::{StatusCode, UnreachableReason};
+///
+/// let why = UnreachableReason::Status(StatusCode::SERVICE_UNAVAILABLE);
+/// assert_eq!(why.to_string(), "HTTP 503 Service Unavailable");
+/// assert_eq!(UnreachableReason::Timeout.to_string(), "timed out");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnreachableReason {

@@ -26,6 +26,17 @@ use crate::robots::Robots;
 pub(crate) use lexer::{is_space, trim};
 
 /// The directives keepout understands.
+///
+/// ```
+/// use keepout::{Directive, Robots, WarningKind};
+///
+/// let robots = Robots::parse("User-agent: *\nDisalow: /x\n");
+/// let WarningKind::Misspelled { written, understood_as } = &robots.warnings()[0].kind else {
+///     unreachable!()
+/// };
+/// assert_eq!((&**written, *understood_as), ("Disalow", Directive::Disallow));
+/// assert_eq!(understood_as.as_str(), "Disallow");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Directive {
