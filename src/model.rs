@@ -803,6 +803,13 @@ pub(crate) struct Rare {
     /// Crawl-delay and request-rate of the groups that have one, by group,
     /// then in file order.
     pub extras: Box<[GroupExtras]>,
+    /// For each group in `extras`, by group, one entry with its first valid
+    /// crawl-delay and first valid request-rate, whichever runs they were
+    /// written in (`agents_before` is its first run's): what
+    /// `GroupView::crawl_delay` answers, and what a crawler falls back to
+    /// when its own user-agent lines have none, found by binary search
+    /// rather than by a walk over the group's runs.
+    pub firsts: Box<[GroupExtras]>,
     /// Patterns as written, for rules flagged `REWRITTEN`.
     pub written: Written,
     pub host: Option<Box<str>>,
@@ -1052,6 +1059,37 @@ impl Parsed {
         &extras[start..start + len]
     }
 
+    /// The first valid crawl-delay and request-rate of group `group`
+    /// (`Rare::firsts`), if it has extension records.
+    pub fn group_firsts(&self, group: u32) -> Option<&GroupExtras> {
+        let firsts = self.rare().map_or(&[][..], |r| &r.firsts);
+        let at = firsts.partition_point(|e| e.group < group);
+        firsts.get(at).filter(|e| e.group == group)
+    }
+
+    /// The first value `pick` finds among the groups `groups` (ascending),
+    /// in file order, each group's first valid one: from whichever of the
+    /// two lists is shorter, the other searched, so that a crawler in
+    /// thousands of groups of which few have extension records, or the
+    /// reverse, costs the shorter list.
+    pub fn first_extension<T>(
+        &self,
+        groups: &[u32],
+        pick: impl Fn(&GroupExtras) -> Option<T>,
+    ) -> Option<T> {
+        let firsts = self.rare().map_or(&[][..], |r| &r.firsts);
+        if firsts.len() < groups.len() {
+            firsts
+                .iter()
+                .filter(|e| groups.binary_search(&e.group).is_ok())
+                .find_map(pick)
+        } else {
+            groups
+                .iter()
+                .find_map(|&g| self.group_firsts(g).and_then(&pick))
+        }
+    }
+
     /// An extension value (`pick`: crawl-delay or request-rate) written
     /// for user-agent value `agent` of group `group`: the first valid one
     /// in the records after its run of user-agent lines, before the next
@@ -1214,6 +1252,7 @@ impl Parsed {
             + self.indexes.len() * size_of::<IndexSlot>()
             + self.rare.as_ref().map_or(0, |_| size_of::<Rare>())
             + self.extras_len() * size_of::<GroupExtras>()
+            + self.rare().map_or(0, |r| r.firsts.len()) * size_of::<GroupExtras>()
             + self.rare().map_or(0, |r| r.written.heap_bytes())
             + self
                 .rare()

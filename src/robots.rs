@@ -735,9 +735,5 @@ fn extension<T>(
 ) -> Option<T> {
     agent::matched_agents(parsed, groups, names)
         .find_map(|(group, agent)| parsed.own_extension(group, agent, &pick))
-        .or_else(|| {
-            groups
-                .iter()
-                .find_map(|&group| parsed.extras(group).iter().find_map(&pick))
-        })
+        .or_else(|| parsed.first_extension(groups, &pick))
 }

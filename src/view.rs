@@ -187,21 +187,15 @@ impl<'a> GroupView<'a> {
     /// of them: [`Robots::crawl_delay`](crate::Robots::crawl_delay) gives
     /// each crawler its own.
     pub fn crawl_delay(&self) -> Option<Duration> {
-        self.parsed
-            .extras(self.index)
-            .iter()
-            .find_map(|e| e.crawl_delay)
-            .map(|(d, _)| d)
+        let (delay, _) = self.parsed.group_firsts(self.index)?.crawl_delay?;
+        Some(delay)
     }
 
     /// The group's first valid `Request-rate` (see
     /// [`crawl_delay`](GroupView::crawl_delay)).
     pub fn request_rate(&self) -> Option<RequestRate> {
-        self.parsed
-            .extras(self.index)
-            .iter()
-            .find_map(|e| e.request_rate)
-            .map(|(r, _)| r)
+        let (rate, _) = self.parsed.group_firsts(self.index)?.request_rate?;
+        Some(rate)
     }
 }
 

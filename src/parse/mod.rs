@@ -1146,8 +1146,19 @@ impl Builder {
                 slot: g.index,
             }
         }));
+        // Each group's first valid values, whichever runs they follow.
+        let firsts = self
+            .extras
+            .chunk_by(|x, y| x.group == y.group)
+            .map(|runs| GroupExtras {
+                crawl_delay: runs.iter().find_map(|e| e.crawl_delay),
+                request_rate: runs.iter().find_map(|e| e.request_rate),
+                ..runs[0]
+            })
+            .collect();
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
+            firsts,
             written: Written {
                 ends: self.written.into_boxed_slice(),
                 text: self.written_text.into_boxed_str(),
