@@ -162,6 +162,36 @@ impl<'a> GroupView<'a> {
         (a..b).map(move |i| parsed.agent_value(&parsed.agent(i)))
     }
 
+    /// The product token each user-agent value names, in the order of
+    /// [`agents`](GroupView::agents): what crawlers are matched against,
+    /// case aside (RFC 9309 section 2.2.1). `ExampleBot` for
+    /// `ExampleBot/1.0`, and `Mozilla` for `Mozilla/5.0 (compatible;
+    /// ExampleBot)`, since a user-agent line names a product token, not a
+    /// crawler's header; `*` for the global agent; empty for a value that
+    /// starts with no token, which no crawler matches.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse(
+    ///     "User-agent: ExampleBot/1.0\nUser-agent: *\nUser-agent: /2.1\nDisallow: /\n",
+    /// );
+    /// let group = robots.groups().next().unwrap();
+    /// assert_eq!(group.product_tokens().collect::<Vec<_>>(), ["ExampleBot", "*", ""]);
+    /// // Each token gets its group's answers:
+    /// assert_eq!(robots.agent("examplebot").groups().next().map(|g| g.line()), Some(1));
+    /// ```
+    pub fn product_tokens(&self) -> impl ExactSizeIterator<Item = &'a str> + use<'a> {
+        let parsed = self.parsed;
+        let (a, b) = self.group().agents;
+        (a..b).map(move |i| {
+            let agent = parsed.agent(i);
+            if agent.star {
+                return "*";
+            }
+            // A product token is ASCII (`[A-Za-z0-9_-]`).
+            std::str::from_utf8(parsed.agent_token(&agent)).unwrap_or("")
+        })
+    }
+
     /// Does the group name `*`?
     pub fn is_global(&self) -> bool {
         let (a, b) = self.group().agents;
