@@ -1149,6 +1149,25 @@ async fn show_lists_each_crawlers_delay_in_a_joined_group() {
     assert_eq!(run.json()[0]["groups"][1]["crawl_delay_secs"], 9.0);
 }
 
+/// A user-agent line names a product token, not a crawler's header: the
+/// line `Mozilla/5.0 (compatible; bot/1)` names the crawler `Mozilla`, so
+/// `show` gives the value in effect for `Mozilla` (its group's), not the
+/// one of `bot`, which a crawler sending that header would be read as.
+#[tokio::test]
+async fn show_gives_the_delay_of_the_token_a_line_names() {
+    let body = "User-agent: bot\nCrawl-delay: 5\nDisallow: /a\n\n\
+                User-agent: Mozilla/5.0 (compatible; bot/1)\nUser-agent: other\nCrawl-delay: 2\nDisallow: /b\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        &run.lines()[4..6],
+        [
+            "  group at line 5: User-agent: Mozilla/5.0 (compatible; bot/1), other",
+            "    1 rule (0 allow, 1 disallow), crawl-delay 2s",
+        ]
+    );
+}
+
 #[tokio::test]
 async fn show_fetched_after_a_redirect() {
     let server = MockServer::start().await;

@@ -251,10 +251,13 @@ fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
 /// A group's extension value (its first, `first`, as in JSON) as text; where
 /// a crawler it names uses another (`Robots::crawl_delay`: user-agent lines
 /// split by extension lines, or an earlier group of the crawler's), each
-/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`. Each crawler's
-/// value is asked once (`known`, by [`crawler_key`]): a crawler in
-/// thousands of groups, under one name or many (`bot/1`, `bot/2`, ...), is
-/// read once, not once a group.
+/// crawler's: `2s (in effect: 2s for usasearch, 10s for *)`. A line's
+/// crawlers are those of the product token it names
+/// (`GroupView::product_tokens`: `Mozilla/5.0 (compatible; bot)` in a file
+/// names `Mozilla`, where a crawler sending that header is `bot`), asked
+/// once a token (`known`, lower-cased): a crawler in thousands of groups,
+/// under one name or many (`bot/1`, `bot/2`, ...), is read once, not once
+/// a group.
 fn per_agent<T: PartialEq + Clone>(
     group: keepout::GroupView<'_>,
     first: T,
@@ -264,10 +267,11 @@ fn per_agent<T: PartialEq + Clone>(
 ) -> String {
     let each: Vec<(&str, Option<T>)> = group
         .agents()
-        .map(|name| {
+        .zip(group.product_tokens())
+        .map(|(name, token)| {
             let v = known
-                .entry(crawler_key(name))
-                .or_insert_with(|| value(name));
+                .entry(token.to_ascii_lowercase())
+                .or_insert_with(|| value(token));
             (name, v.clone())
         })
         .collect();
@@ -283,12 +287,6 @@ fn per_agent<T: PartialEq + Clone>(
         .collect::<Vec<_>>()
         .join(", ");
     format!("{} (in effect: {each})", show(&first))
-}
-
-/// The key under which `Robots::crawl_delay` and `request_rate` give one
-/// answer: the crawler's token ([`Robots::agent_token`]) in lower case.
-fn crawler_key(name: &str) -> String {
-    keepout::Robots::agent_token(name).to_ascii_lowercase()
 }
 
 /// One `show --json` line.
@@ -380,55 +378,67 @@ impl<'a> ShowJson<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::crawler_key;
-
-    /// Names with one key get one answer from the library, whatever else
-    /// they differ in: browser-compatible headers naming one crawler too.
+    /// Lines whose product tokens are equal, case aside, get one answer
+    /// from the library, whatever else they differ in, so `show` asks
+    /// once a token; and that answer is the one for the crawlers the line
+    /// names (here each token's own group's value).
     #[test]
-    fn names_with_one_key_get_one_answer() {
+    fn lines_with_one_token_get_one_answer() {
         let names = [
             "bot",
             "Bot/1.0",
             "BOT (+https://x)",
-            "  bot",
-            "\tbot/2",
             "bot.x",
             "bot_x",
             "bot-x",
             "bot_x/3",
             "botx",
             "Mozilla/5.0 (compatible; bot/1)",
-            "mozilla/5.0 (compatible; bot/2)",
-            "Mozilla/5.0 (compatible; other/1)",
-            "Mozilla/5.0 (X11)",
+            "mozilla/5.0 (compatible; other/2)",
             "Mozilla",
             "*",
-            "",
             "*bot",
             "other",
             "1bot",
             "-bot",
         ];
-        // Each name's own crawl-delay, distinct, so that two names with
-        // different groups get different answers.
+        // Each line in a group of its own with a distinct crawl-delay, so
+        // that two tokens with different groups get different answers.
         let body: String = names
             .iter()
             .enumerate()
             .map(|(i, n)| format!("User-agent: {n}\nCrawl-delay: {}\n\n", i + 1))
             .collect();
         let robots = keepout::Robots::parse(&body);
-        for a in names {
-            for b in names {
-                if crawler_key(a) == crawler_key(b) {
-                    assert_eq!(robots.crawl_delay(a), robots.crawl_delay(b), "{a:?} {b:?}");
+        let lines: Vec<(String, Option<std::time::Duration>, u32)> = robots
+            .groups()
+            .map(|g| {
+                let token = g.product_tokens().next().expect("one line");
+                (
+                    token.to_ascii_lowercase(),
+                    robots.crawl_delay(token),
+                    g.line(),
+                )
+            })
+            .collect();
+        for (key, delay, line) in &lines {
+            for (other_key, other_delay, _) in &lines {
+                if key == other_key {
+                    assert_eq!(delay, other_delay, "{key:?}");
                 }
             }
+            // A token's answer is the first of its groups' (an empty token,
+            // naming no crawler, is asked as the `*` crawlers).
+            let first = lines
+                .iter()
+                .find(|(k, ..)| k == key || (key.is_empty() && k == "*"));
+            let first_line = first.map(|(_, _, l)| *l).unwrap_or(*line);
+            let secs = (first_line as u64 - 1) / 3 + 1;
+            assert_eq!(
+                *delay,
+                Some(std::time::Duration::from_secs(secs)),
+                "{key:?}"
+            );
         }
-        assert_eq!(crawler_key("Bot/1.0"), crawler_key("bot/2"));
-        assert_eq!(
-            crawler_key("Mozilla/5.0 (compatible; bot/1)"),
-            crawler_key("bot")
-        );
-        assert_ne!(crawler_key("bot_x"), crawler_key("bot"));
     }
 }
