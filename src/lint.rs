@@ -8,7 +8,7 @@ use crate::Robots;
 use crate::matcher::Hit;
 use crate::model::{ANCHORED, Rule, WILDCARD};
 use crate::parse::Directive;
-use crate::view::RuleView;
+use crate::view::{Brief, RuleView};
 
 /// Something questionable on one line of a robots.txt. Fields may be
 /// added (`#[non_exhaustive]`).
@@ -199,29 +199,30 @@ impl<'a> Shadowed<'a> {
     }
 }
 
+/// `'Disallow: /a' never decides: line 3 'Allow: /a' matches the same
+/// paths and Allow wins the tie`; a pattern past 100 characters is cut
+/// (`…`, with its length), since one long rule can shadow thousands.
 impl fmt::Display for Shadowed<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (rule, by) = (self.rule, self.by);
-        write!(f, "'{rule}' never decides: ")?;
+        let (shown, by_shown, line) = (Brief(rule), Brief(by), by.line());
+        write!(f, "'{shown}' never decides: ")?;
         if by.priority() > rule.priority() {
             write!(
                 f,
-                "line {} '{by}' matches the same paths and is longer",
-                by.line()
+                "line {line} '{by_shown}' matches the same paths and is longer"
             )
         } else if rule.kind() == by.kind() && rule.normalized() == by.normalized() {
-            write!(f, "it repeats line {} '{by}'", by.line())
+            write!(f, "it repeats line {line} '{by_shown}'")
         } else if rule.kind() == by.kind() {
             write!(
                 f,
-                "line {} '{by}' matches the same paths and, earlier, wins the tie",
-                by.line()
+                "line {line} '{by_shown}' matches the same paths and, earlier, wins the tie"
             )
         } else {
             write!(
                 f,
-                "line {} '{by}' matches the same paths and Allow wins the tie",
-                by.line()
+                "line {line} '{by_shown}' matches the same paths and Allow wins the tie"
             )
         }
     }

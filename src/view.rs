@@ -108,6 +108,31 @@ impl fmt::Display for RuleView<'_> {
     }
 }
 
+/// A rule displayed as [`RuleView`]'s Display does, its pattern cut after
+/// [`BRIEF_CHARS`] characters with `…` and its length in octets: for
+/// messages that cite a rule beside another ([`Shadowed`](crate::Shadowed)),
+/// where one long rule can be cited by thousands of them.
+pub(crate) struct Brief<'a>(pub(crate) RuleView<'a>);
+
+/// The characters of a pattern that [`Brief`] shows.
+pub(crate) const BRIEF_CHARS: usize = 100;
+
+impl fmt::Display for Brief<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pattern = self.0.pattern();
+        match pattern.char_indices().nth(BRIEF_CHARS) {
+            None => write!(f, "{}", self.0),
+            Some((cut, _)) => write!(
+                f,
+                "{}: {}… ({} octets)",
+                self.0.kind(),
+                Printable(&pattern[..cut]),
+                pattern.len()
+            ),
+        }
+    }
+}
+
 impl fmt::Debug for RuleView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Rule")
@@ -229,18 +254,26 @@ impl<'a> GroupView<'a> {
     }
 }
 
+/// How many of a group's user-agent values its Display names.
+const SHOWN_AGENTS: usize = 8;
+
 /// `group at line 5: User-agent: a, b`: the values as written, escaped as
-/// a rule's pattern is.
+/// a rule's pattern is; past the eighth, how many more (`, and 2 more`): a
+/// file can give one group thousands, which
+/// [`agents`](GroupView::agents) lists.
 impl fmt::Display for GroupView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "group at line {}: User-agent: ", self.line())?;
-        for (i, a) in self.agents().enumerate() {
+        for (i, a) in self.agents().take(SHOWN_AGENTS).enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
             write!(f, "{}", Printable(a))?;
         }
-        Ok(())
+        match self.agents().len().saturating_sub(SHOWN_AGENTS) {
+            0 => Ok(()),
+            more => write!(f, ", and {more} more"),
+        }
     }
 }
 

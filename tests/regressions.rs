@@ -141,3 +141,40 @@ fn runs_of_spaces_inside_values_are_data_read_once() {
     let robots = Robots::parse(&long);
     assert!(!robots.is_allowed("bot", "/%20%20%20"));
 }
+
+/// Messages for people quote a file's text, which a file can make repeat:
+/// one long rule cited as the one that shadows thousands of short ones, or
+/// a group of thousands of user-agent lines named in every explanation of
+/// a check. `keepout show` of 500 KiB of the first shape printed 600 MB.
+/// Each message now cuts a long pattern (its first 100 characters, `…`
+/// and its length) and names a group's first eight user-agent values.
+#[test]
+fn messages_quoting_a_file_stay_short() {
+    let long = format!("/a{}", "*".repeat(16_000));
+    let body = format!(
+        "User-agent: *\nDisallow: {long}\n{}",
+        "Disallow: /a\n".repeat(1_000)
+    );
+    let robots = Robots::parse(&body);
+    let shadowed = robots.shadowed_rules();
+    assert_eq!(shadowed.len(), 1_000);
+    let message = shadowed[0].to_string();
+    let cut = format!("/a{}… (16002 octets)", "*".repeat(98));
+    assert_eq!(
+        message,
+        format!(
+            "'Disallow: /a' never decides: line 2 'Disallow: {cut}' matches the same paths and is longer"
+        )
+    );
+    assert_eq!(shadowed[0].by().pattern(), long, "the view keeps it whole");
+
+    let agents: String = (0..5_000).map(|i| format!("User-agent: bot{i}\n")).collect();
+    let robots = Robots::parse(format!("{agents}Disallow: /private\n"));
+    let why = robots.explain("bot4999", "/private/x");
+    assert_eq!(
+        why.to_string(),
+        "disallowed by line 5001 'Disallow: /private' (group at line 1: User-agent: \
+         bot0, bot1, bot2, bot3, bot4, bot5, bot6, bot7, and 4992 more)"
+    );
+    assert_eq!(why.rule().map(|r| r.group().agents().len()), Some(5_000));
+}
