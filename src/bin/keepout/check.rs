@@ -8,7 +8,7 @@ use keepout::{Cause, Decision, Fetcher, Robots};
 use serde::Serialize;
 use tokio::task::JoinSet;
 
-use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, group_label, source_summary};
+use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, source_summary};
 use crate::progress::Progress;
 use crate::source::{Extent, Loaded, Source};
 use crate::urls::{Next, Urls};
@@ -556,18 +556,17 @@ fn cause_name(cause: Cause) -> &'static str {
 fn why(d: &Decision<'_>) -> String {
     match d.cause() {
         Cause::Rule => match d.rule() {
-            Some(rule) => format!(
-                "line {}: {rule}  ({})",
-                rule.line(),
-                group_label(rule.group())
-            ),
+            // A group's Display names its first eight user-agent values
+            // and counts the rest: a file can give one group thousands, and
+            // this is one line a URL.
+            Some(rule) => format!("line {}: {rule}  ({})", rule.line(), rule.group()),
             None => d.to_string(),
         },
         Cause::NoMatchingRule => {
             // A file can merge thousands of groups: the first few name them
             // well enough on a line (JSON lists them all).
             const SHOWN: usize = 4;
-            let mut groups: Vec<String> = d.groups().take(SHOWN).map(group_label).collect();
+            let mut groups: Vec<String> = d.groups().take(SHOWN).map(|g| g.to_string()).collect();
             match d.groups().len().saturating_sub(SHOWN) {
                 0 => {}
                 1 => groups.push(String::from("and 1 more group")),

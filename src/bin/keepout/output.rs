@@ -281,6 +281,8 @@ fn escaped(c: char) -> bool {
         || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// A group and all its user-agent values, for `show`, which lists each
+/// group once (`check` uses the group's Display, which names eight).
 pub fn group_label(group: GroupView<'_>) -> String {
     format!(
         "group at line {}: User-agent: {}",
