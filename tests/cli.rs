@@ -138,6 +138,24 @@ async fn check_names_the_first_four_of_many_merged_groups() {
     );
 }
 
+/// Of a group's many user-agent values, a verdict line names the first
+/// eight and counts the rest.
+#[tokio::test]
+async fn check_names_the_first_eight_of_a_groups_agents() {
+    let agents: String = (0..20).map(|i| format!("User-agent: bot{i}\n")).collect();
+    let run = keepout(
+        &["check", "-a", "bot3", "-r", "-", "https://example.com/x"],
+        format!("{agents}Disallow: /x\n"),
+    )
+    .await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[1],
+        "DISALLOWED https://example.com/x  line 21: Disallow: /x  (group at line 1: User-agent: \
+         bot0, bot1, bot2, bot3, bot4, bot5, bot6, bot7, and 12 more)"
+    );
+}
+
 #[tokio::test]
 async fn the_url_checked_is_the_url_a_client_sends() {
     // `..` is resolved, as a client would before the request: `/public/a`

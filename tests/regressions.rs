@@ -168,7 +168,9 @@ fn messages_quoting_a_file_stay_short() {
     );
     assert_eq!(shadowed[0].by().pattern(), long, "the view keeps it whole");
 
-    let agents: String = (0..5_000).map(|i| format!("User-agent: bot{i}\n")).collect();
+    let agents: String = (0..5_000)
+        .map(|i| format!("User-agent: bot{i}\n"))
+        .collect();
     let robots = Robots::parse(format!("{agents}Disallow: /private\n"));
     let why = robots.explain("bot4999", "/private/x");
     assert_eq!(
