@@ -1077,6 +1077,7 @@ impl Parsed {
         groups: &[u32],
         pick: impl Fn(&GroupExtras) -> Option<T>,
     ) -> Option<T> {
+        debug_assert!(groups.is_sorted(), "groups in file order");
         let firsts = self.rare().map_or(&[][..], |r| &r.firsts);
         if firsts.len() < groups.len() {
             firsts
