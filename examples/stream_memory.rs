@@ -1,19 +1,25 @@
 //! Measures the memory a fetch costs when the server streams 1 GiB: once as
-//! plain text, once as a gzip bomb (1 GiB of zeros, compressed on the fly).
-//! Both servers run on loopback in this process.
+//! plain text, once as a gzip bomb (1 GiB of zeros, compressed on the fly);
+//! and when it sends a brotli bomb (64 MiB of line ends in a few hundred
+//! octets, compressed before the fetch) declaring a 1 MiB window, the most
+//! the fetcher decodes, or a 16 MiB one, which it refuses. The servers run
+//! on loopback in this process.
 //!
 //! ```text
-//! cargo run --example stream_memory -- [plain|gzip]
+//! cargo run --example stream_memory -- [plain|gzip|br|br24]
 //! ```
 //!
 //! Prints the process's peak (VmHWM) and current (VmRSS) resident memory from
 //! `/proc/self/status` (Linux) before and after the fetch; run one mode per
-//! process to see each peak on its own. The body is a robots.txt group
-//! followed by comment lines, so the figure is the cost of reading, not of
+//! process to see each peak on its own. (The peak is reset, through
+//! `/proc/self/clear_refs`, after a brotli bomb is compressed and before
+//! the fetch.) The body is a robots.txt group followed by comment lines
+//! (line ends, for brotli), so the figure is the cost of reading, not of
 //! parsing many rules.
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -40,23 +46,54 @@ fn memory() -> (u64, u64) {
     (field("VmHWM:"), field("VmRSS:"))
 }
 
-async fn serve(gzip: bool) -> SocketAddr {
+/// What a server sends.
+#[derive(Clone, Copy)]
+enum Mode {
+    Plain,
+    Gzip,
+    /// A brotli bomb declaring a window of 2^n octets.
+    Brotli(u32),
+}
+
+/// A robots.txt group and 64 MiB of line ends, brotli-compressed in one
+/// stream declaring a window of 2^`lgwin` octets: a few hundred octets.
+fn brotli_bomb(lgwin: u32) -> Vec<u8> {
+    let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, 5, lgwin);
+    br.write_all(b"User-agent: *\nDisallow: /private\n")
+        .unwrap();
+    let line_ends = vec![b'\n'; 1 << 20];
+    for _ in 0..64 {
+        br.write_all(&line_ends).unwrap();
+    }
+    br.into_inner()
+}
+
+async fn serve(mode: Mode, body: Arc<Vec<u8>>) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
         while let Ok((socket, _)) = listener.accept().await {
-            tokio::spawn(respond(socket, gzip));
+            tokio::spawn(respond(socket, mode, body.clone()));
         }
     });
     addr
 }
 
-async fn respond(mut socket: TcpStream, gzip: bool) {
+async fn respond(mut socket: TcpStream, mode: Mode, body: Arc<Vec<u8>>) {
     let mut request = [0u8; 4096];
     let _ = socket.read(&mut request).await;
     let mut lines = String::from("User-agent: *\nDisallow: /private\n");
     lines.push_str(&"# an endless stream of comment lines\n".repeat(1024));
-    if gzip {
+    if let Mode::Brotli(_) = mode {
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        if socket.write_all(head.as_bytes()).await.is_ok() && socket.write_all(&body).await.is_ok()
+        {
+            SENT.fetch_add(body.len() as u64, Ordering::Relaxed);
+        }
+    } else if let Mode::Gzip = mode {
         let head = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n";
         if socket.write_all(head.as_bytes()).await.is_err() {
             return;
@@ -96,7 +133,7 @@ async fn respond(mut socket: TcpStream, gzip: bool) {
 async fn main() {
     let modes: Vec<String> = match std::env::args().nth(1) {
         Some(mode) => vec![mode],
-        None => vec!["plain".into(), "gzip".into()],
+        None => ["plain", "gzip", "br", "br24"].map(String::from).to_vec(),
     };
     let fetcher = Fetcher::new();
     // Warm up the client, runtime and allocator with a refused connection.
@@ -108,17 +145,24 @@ async fn main() {
     let _ = fetcher.fetch(format!("http://{closed}/")).await;
 
     for mode in modes {
-        let gzip = match mode.as_str() {
-            "plain" => false,
-            "gzip" => true,
-            other => panic!("unknown mode {other:?}: use plain or gzip"),
+        let (mode, name) = match mode.as_str() {
+            "plain" => (Mode::Plain, "1 GiB plain body"),
+            "gzip" => (Mode::Gzip, "1 GiB gzip bomb"),
+            "br" => (Mode::Brotli(20), "64 MiB brotli bomb, 1 MiB window"),
+            "br24" => (Mode::Brotli(24), "64 MiB brotli bomb, 16 MiB window"),
+            other => panic!("unknown mode {other:?}: use plain, gzip, br or br24"),
         };
-        let name = if gzip {
-            "1 GiB gzip bomb"
-        } else {
-            "1 GiB plain body"
-        };
-        let addr = serve(gzip).await;
+        let body = Arc::new(match mode {
+            Mode::Brotli(lgwin) => {
+                let body = brotli_bomb(lgwin);
+                // The compressor's peak is not the fetch's (Linux: "5"
+                // resets VmHWM to the current resident size).
+                let _ = std::fs::write("/proc/self/clear_refs", "5");
+                body
+            }
+            _ => Vec::new(),
+        });
+        let addr = serve(mode, body).await;
         let (hwm_before, rss_before) = memory();
         let started = Instant::now();
         let robots = fetcher.fetch(format!("http://{addr}/")).await.unwrap();

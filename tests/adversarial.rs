@@ -831,7 +831,7 @@ fn bomb(kind: Bomb) -> (Vec<u8>, Vec<u8>) {
             (prefix, std::mem::take(z.get_mut()))
         }
         Bomb::Brotli => {
-            let mut b = brotli::CompressorWriter::new(Vec::new(), 4096, 9, 22);
+            let mut b = brotli::CompressorWriter::new(Vec::new(), 4096, 9, 20);
             b.write_all(RULES.as_bytes()).unwrap();
             b.write_all(&zeros[..64 << 10]).unwrap();
             b.flush().unwrap();

@@ -76,9 +76,12 @@ async fn ok_200_is_parsed_and_the_request_is_right() {
         .unwrap()
         .to_str()
         .unwrap();
-    for coding in ["gzip", "deflate", "br"] {
+    for coding in ["gzip", "deflate"] {
         assert!(encodings.contains(coding), "{encodings}");
     }
+    // Not brotli, whose decoder holds the window the stream declares, up
+    // to 16 MiB, however little of the body is read.
+    assert!(!encodings.contains("br"), "{encodings}");
 
     assert_rules(&robots, &base);
 }
@@ -641,7 +644,7 @@ fn encoded(coding: &str) -> Vec<u8> {
             e.finish().unwrap();
         }
         "br" => {
-            let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+            let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 20);
             e.write_all(data).unwrap();
             e.flush().unwrap();
             drop(e);
@@ -675,7 +678,7 @@ async fn content_codings_are_decoded_whatever_their_case() {
         let request = &server.received_requests().await.unwrap()[0];
         assert_eq!(
             request.headers.get("accept-encoding").unwrap(),
-            "gzip, deflate, br"
+            "gzip, deflate"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! The fetcher against servers that misbehave at the socket level, served
 //! by raw `TcpListener`s on loopback: stalls, dribbles, short and reset
-//! bodies, endless bodies, a gzip bomb, TLS, connection and DNS failures, a
-//! connect that hangs.
+//! bodies, endless bodies, a gzip bomb, brotli windows too large to hold,
+//! TLS, connection and DNS failures, a connect that hangs.
 
 use std::future::Future;
 use std::io::Write;
@@ -344,6 +344,74 @@ async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
     assert!(outcome.truncated_at_cap());
     assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
     assert_rules(&robots, &base);
+}
+
+/// Serves `RULES`, 64 KiB of zeros, then 1 MiB of zeros after 1 MiB of
+/// zeros (256 MiB in all), brotli-compressed with a window of 2^`lgwin`
+/// octets, flushed so that each MiB is one segment of a few octets, sent
+/// over and over, without a length, until the client hangs up. (The zeros
+/// before the first segment leave the decoder as each segment does, so
+/// that copies of it decode alike.)
+async fn brotli_bomb(mut socket: TcpStream, lgwin: u32) {
+    read_head(&mut socket).await;
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\
+                Content-Encoding: br\r\nConnection: close\r\n\r\n";
+    let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, 5, lgwin);
+    br.write_all(RULES.as_bytes()).unwrap();
+    br.write_all(&[0; 64 << 10]).unwrap();
+    br.flush().unwrap();
+    let prefix = std::mem::take(br.get_mut());
+    br.write_all(&vec![0u8; 1 << 20]).unwrap();
+    br.flush().unwrap();
+    let segment = std::mem::take(br.get_mut());
+    if socket.write_all(head.as_bytes()).await.is_err() || socket.write_all(&prefix).await.is_err()
+    {
+        return;
+    }
+    for _ in 0..256 {
+        if socket.write_all(&segment).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// A brotli stream declares its window in its first bits (RFC 7932
+/// section 9.1), and the decoder holds that much whatever is read of it:
+/// 16 MiB for a few dozen octets. Up to `MAX_BROTLI_WINDOW` (1 MiB) the
+/// body is decoded, within the body limit; a larger window is refused,
+/// unreachable, naming the window and the limit.
+#[tokio::test]
+async fn brotli_windows_over_1_mib_are_refused() {
+    for lgwin in [18, 20] {
+        let addr = raw_server(move |socket| brotli_bomb(socket, lgwin)).await;
+        let base = format!("http://{addr}");
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{lgwin}");
+        assert!(outcome.truncated_at_cap());
+        assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+        assert_rules(&robots, &base);
+    }
+    for (lgwin, window) in [(21, "2 MiB"), (24, "16 MiB")] {
+        let addr = raw_server(move |socket| brotli_bomb(socket, lgwin)).await;
+        let base = format!("http://{addr}");
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+        match result(&robots) {
+            FetchResult::Unreachable(UnreachableReason::Body(why)) => {
+                let says = format!(
+                    "brotli data: the stream declares a {window} window (WBITS {lgwin}), \
+                     above the limit of 1 MiB"
+                );
+                assert_eq!(why, &says);
+            }
+            other => panic!("{lgwin}: {other:?}"),
+        }
+        assert_disallow_all(&robots, &base);
+    }
 }
 
 #[tokio::test]

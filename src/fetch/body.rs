@@ -8,7 +8,11 @@
 //! nothing, such as empty deflate blocks without end, would be downloaded
 //! until the timeout.) Coding names are matched as RFC 9110
 //! says, case-insensitively, with `x-gzip` for `gzip`; `deflate` is the
-//! zlib format, or raw deflate as some servers send it.
+//! zlib format, or raw deflate as some servers send it. Brotli, which the
+//! fetcher's own client does not ask for, is decoded only if the window
+//! its stream declares (RFC 7932 section 9.1) is at most
+//! [`MAX_BROTLI_WINDOW`]: its decoder keeps the whole window, whatever the
+//! cap.
 //!
 //! A body with no octets is empty whatever its coding (a 204, or a 200 with
 //! `Content-Length: 0`). Octets after the end of the coded data, which
@@ -21,6 +25,8 @@ use std::io::{self, Write};
 use http::HeaderMap;
 use http::header::CONTENT_ENCODING;
 use memchr::memrchr2;
+
+use crate::limits::MAX_BROTLI_WINDOW;
 
 /// A body read up to a cap.
 #[derive(Debug)]
@@ -57,8 +63,11 @@ pub(crate) enum Coding {
     Brotli,
 }
 
-/// What the fetcher's own client sends as `Accept-Encoding`.
-pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate, br";
+/// What the fetcher's own client sends as `Accept-Encoding`: not `br`,
+/// whose decoder holds the window the stream declares, up to 16 MiB
+/// (RFC 7932 section 9.1), whatever the body limit. A brotli body sent
+/// anyway is decoded only within [`MAX_BROTLI_WINDOW`].
+pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate";
 
 impl Coding {
     /// The coding of a response with `headers`, from its `Content-Encoding`
@@ -209,7 +218,50 @@ enum Decoder {
     DeflateStart(Sink, Vec<u8>),
     Zlib(flate2::write::ZlibDecoder<Sink>),
     RawDeflate(flate2::write::DeflateDecoder<Sink>),
+    /// `br` before its first octet, which declares the window, has arrived.
+    BrotliStart(Sink),
     Brotli(Box<brotli::DecompressorWriter<Sink>>),
+}
+
+/// The window a brotli stream declares, as WBITS (the window is 2^WBITS
+/// − 16 octets), from its first octet: RFC 7932 section 9.1 codes WBITS
+/// in the stream's first 1 to 7 bits, least significant first. `None` for
+/// the pattern RFC 7932 leaves invalid (0010001), which Large Window Brotli
+/// uses to declare windows of up to 1 GiB.
+fn brotli_window_bits(first: u8) -> Option<u32> {
+    if first & 1 == 0 {
+        return Some(16);
+    }
+    match (first >> 1) & 7 {
+        0 => match (first >> 4) & 7 {
+            0 => Some(17),
+            1 => None,
+            m => Some(8 + u32::from(m)),
+        },
+        n => Some(17 + u32::from(n)),
+    }
+}
+
+/// Refuses a brotli stream whose first octet, `first`, declares a window
+/// larger than [`MAX_BROTLI_WINDOW`]: the decoder would hold it all,
+/// however little of the stream is read.
+fn check_brotli_window(first: u8) -> io::Result<()> {
+    let size = |bits: u32| match bits {
+        20.. => format!("{} MiB", 1u64 << (bits - 20)),
+        _ => format!("{} KiB", 1u64 << bits.saturating_sub(10)),
+    };
+    let limit = size(MAX_BROTLI_WINDOW.trailing_zeros());
+    match brotli_window_bits(first) {
+        Some(bits) if 1usize << bits <= MAX_BROTLI_WINDOW => Ok(()),
+        Some(bits) => Err(io::Error::other(format!(
+            "the stream declares a {} window (WBITS {bits}), above the limit of {limit}",
+            size(bits)
+        ))),
+        None => Err(io::Error::other(format!(
+            "the stream declares a large window (Large Window Brotli, beyond RFC 7932), \
+             above the limit of {limit}"
+        ))),
+    }
 }
 
 impl Decoder {
@@ -220,15 +272,15 @@ impl Decoder {
                 Decoder::Gzip(Gzip::Member(Box::new(flate2::write::GzDecoder::new(sink))))
             }
             Coding::Deflate => Decoder::DeflateStart(sink, Vec::new()),
-            Coding::Brotli => {
-                Decoder::Brotli(Box::new(brotli::DecompressorWriter::new(sink, 4096)))
-            }
+            Coding::Brotli => Decoder::BrotliStart(sink),
         }
     }
 
     fn sink(&mut self) -> &mut Sink {
         match self {
-            Decoder::Identity(sink) | Decoder::DeflateStart(sink, _) => sink,
+            Decoder::Identity(sink)
+            | Decoder::DeflateStart(sink, _)
+            | Decoder::BrotliStart(sink) => sink,
             Decoder::Gzip(g) => g.sink(),
             Decoder::Zlib(d) => d.get_mut(),
             Decoder::RawDeflate(d) => d.get_mut(),
@@ -253,6 +305,15 @@ impl Decoder {
                 Fed::More => Ok(Fed::More),
             },
             Decoder::Brotli(d) => feed(d, input),
+            Decoder::BrotliStart(sink) => {
+                let Some(&first) = input.first() else {
+                    return Ok(Fed::More);
+                };
+                check_brotli_window(first)?;
+                let sink = std::mem::replace(sink, Sink::placeholder());
+                *self = Decoder::Brotli(Box::new(brotli::DecompressorWriter::new(sink, 4096)));
+                self.write(input)
+            }
             Decoder::Gzip(g) => g.write(input),
             Decoder::DeflateStart(sink, head) => {
                 head.extend_from_slice(input);
@@ -279,7 +340,7 @@ impl Decoder {
     /// Writes out what the decoder holds (after a cut at the cap).
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Decoder::Identity(_) | Decoder::DeflateStart(..) => Ok(()),
+            Decoder::Identity(_) | Decoder::DeflateStart(..) | Decoder::BrotliStart(_) => Ok(()),
             Decoder::Gzip(g) => g.flush(),
             Decoder::Zlib(d) => d.flush(),
             Decoder::RawDeflate(d) => d.flush(),
@@ -293,6 +354,7 @@ impl Decoder {
             Decoder::Identity(_) => Ok(()),
             Decoder::DeflateStart(_, head) if head.is_empty() => Ok(()),
             Decoder::DeflateStart(..) => Err(io::Error::other("deflate data cut short")),
+            Decoder::BrotliStart(_) => Ok(()),
             Decoder::Gzip(g) => g.finish(),
             Decoder::Zlib(d) => d.try_finish(),
             Decoder::RawDeflate(d) => d.try_finish(),
@@ -506,7 +568,7 @@ mod tests {
             }
             Coding::Brotli => {
                 let mut out = Vec::new();
-                let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                let mut e = brotli::CompressorWriter::new(&mut out, 4096, 5, 20);
                 e.write_all(data).unwrap();
                 drop(e);
                 out
@@ -571,7 +633,7 @@ mod tests {
         let zlib = zlib.finish().unwrap();
         let mut br = Vec::new();
         {
-            let mut e = brotli::CompressorWriter::new(&mut br, 4096, 5, 22);
+            let mut e = brotli::CompressorWriter::new(&mut br, 4096, 5, 20);
             e.write_all(b"Disallow: /b\n").unwrap();
         }
         for (coding, data, text) in [
@@ -590,6 +652,40 @@ mod tests {
             assert_eq!(decode(coding, &[data]).unwrap(), (text.to_vec(), Fed::More));
             assert!(decode(coding, &[&data[..data.len() - 2]]).is_err());
         }
+    }
+
+    /// The window brotli declares (RFC 7932 section 9.1) is read as the
+    /// encoder wrote it, for every window it can write; a stream declaring
+    /// more than `MAX_BROTLI_WINDOW` is refused before it is decoded.
+    #[test]
+    fn brotli_windows_over_the_limit_are_refused() {
+        for lgwin in 10..=24u32 {
+            let mut br = Vec::new();
+            {
+                let mut e = brotli::CompressorWriter::new(&mut br, 4096, 5, lgwin);
+                e.write_all(b"Disallow: /b\n").unwrap();
+            }
+            assert_eq!(brotli_window_bits(br[0]), Some(lgwin));
+            // Split after the first octet: the window is checked once.
+            let decoded = decode(Coding::Brotli, &[&br[..1], &br[1..]]);
+            if 1 << lgwin <= MAX_BROTLI_WINDOW {
+                assert_eq!(decoded.unwrap().0, b"Disallow: /b\n", "WBITS {lgwin}");
+            } else {
+                let error = decoded.unwrap_err().to_string();
+                assert!(error.contains(&format!("(WBITS {lgwin})")), "{error}");
+                assert!(error.contains("above the limit of 1 MiB"), "{error}");
+            }
+        }
+        let error = decode(Coding::Brotli, &[&[0xFF, 0xFF][..]])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("a 16 MiB window (WBITS 24)"), "{error}");
+        // Large Window Brotli's escape: 1, then 000, then 001 (0x11).
+        assert_eq!(brotli_window_bits(0x11), None);
+        let error = decode(Coding::Brotli, &[&[0x11][..]])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("large window"), "{error}");
     }
 
     #[test]

@@ -5,9 +5,12 @@
 //! [`Fetcher::builder`] and share it across tasks. The request goes to
 //! `scheme://authority/robots.txt` of the URL given (port kept; user info,
 //! path, query and fragment dropped) with `Accept: text/plain`, accepting
-//! gzip, deflate and brotli, which the fetcher decodes itself (coding names
-//! in any case, `x-gzip`, and raw deflate too); a body in another coding,
-//! or one that does not decode, is unreachable. An empty body is an empty
+//! gzip and deflate, which the fetcher decodes itself (coding names in any
+//! case, `x-gzip`, and raw deflate too). It also decodes brotli sent
+//! unasked, if the stream declares a window of at most
+//! [`MAX_BROTLI_WINDOW`](crate::limits::MAX_BROTLI_WINDOW) (1 MiB); a body
+//! in another coding, a brotli stream declaring a larger window, or a body
+//! that does not decode, is unreachable. An empty body is an empty
 //! file whatever its coding, and octets after the end of the coded data
 //! (a line end, zero padding) are ignored.
 //!
