@@ -305,6 +305,73 @@ async fn chunked_stall_right_at_the_cap_is_a_cut_not_a_timeout() {
     assert_rules(&robots, &base);
 }
 
+/// Sends, chunked, one chunk of gzip data that inflates to `decoded`
+/// octets (`RULES`, then comment lines), sync-flushed so that all of it
+/// decodes; then neither the rest of the data nor the end of the body.
+async fn gzip_then_stall(mut socket: TcpStream, decoded: usize) {
+    read_head(&mut socket).await;
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\
+                Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let mut text = RULES.as_bytes().to_vec();
+    while text.len() < decoded {
+        text.extend_from_slice(b"# filler\n");
+    }
+    text.truncate(decoded);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&text).unwrap();
+    gz.flush().unwrap();
+    let data = std::mem::take(gz.get_mut());
+    let _ = socket.write_all(head.as_bytes()).await;
+    let _ = socket
+        .write_all(format!("{:X}\r\n", data.len()).as_bytes())
+        .await;
+    let _ = socket.write_all(&data).await;
+    let _ = socket.write_all(b"\r\n").await;
+    // Then nothing, until the client hangs up.
+    let _ = socket.read(&mut [0u8; 1]).await;
+}
+
+/// A few KiB of gzip that inflate past the cap, then a stall: the body is
+/// cut at the cap at once, as a plain one would be. (The output flate2's
+/// decoder keeps until its next write, up to 32 KiB, once hid that the cap
+/// was passed: the fetch waited for more, then timed out, disallow all.)
+#[tokio::test]
+async fn gzip_past_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
+    let addr = raw_server(|socket| gzip_then_stall(socket, 520_000)).await;
+    let base = format!("http://{addr}");
+
+    // Well within the fetcher's 5 s: the cut comes as the data arrives.
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(&robots, &base);
+}
+
+/// gzip that inflates to exactly the cap, then a stall: as with the cap's
+/// worth of plain octets (`chunked_stall_right_at_the_cap_is_a_cut_not_a_timeout`),
+/// all that would be kept is in, so at the deadline the body is cut there,
+/// not lost to the timeout.
+#[tokio::test]
+async fn gzip_up_to_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
+    let addr = raw_server(|socket| gzip_then_stall(socket, MIN_BODY_LIMIT)).await;
+    let base = format!("http://{addr}");
+    let fetcher = Fetcher::builder()
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+
+    let robots = fetch_within(&fetcher, &base, Duration::from_secs(4)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(&robots, &base);
+}
+
 #[tokio::test]
 async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
     // `RULES` followed by 1 GiB of zero bytes, gzip-compressed on the fly

@@ -337,7 +337,19 @@ impl Decoder {
         }
     }
 
-    /// Writes out what the decoder holds (after a cut at the cap).
+    /// Decodes `input` as [`write`](Decoder::write) does, then writes out
+    /// what the decoder holds of it: flate2's decoders keep up to 32 KiB of
+    /// output until the next write, which would hide from the sink that
+    /// the data so far inflates past the cap, or up to it.
+    fn decode(&mut self, input: &[u8]) -> io::Result<Fed> {
+        let fed = self.write(input)?;
+        if fed == Fed::More {
+            self.flush()?;
+        }
+        Ok(fed)
+    }
+
+    /// Writes out what the decoder holds.
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Decoder::Identity(_) | Decoder::DeflateStart(..) | Decoder::BrotliStart(_) => Ok(()),
@@ -380,10 +392,11 @@ fn feed(decoder: &mut impl Write, mut input: &[u8]) -> io::Result<Fed> {
 /// cap is reached without reading (or inflating) the rest; the response is
 /// then dropped, which closes the connection.
 ///
-/// `deadline` is the fetch's: with `cap` octets in and no length given, a
-/// server that neither ends the body nor sends more by then has sent all
-/// that would be read, so the body is cut there (as it is at once when a
-/// length says more is coming) rather than lost to the timeout.
+/// `deadline` is the fetch's: with `cap` octets in, or decoded from what
+/// is in, and no length given, a server that neither ends the body nor
+/// sends more by then has sent all that would be read, so the body is cut
+/// there (as it is at once when a length says more is coming, or the data
+/// in decodes past the cap) rather than lost to the timeout.
 pub(crate) async fn read_capped(
     mut response: reqwest::Response,
     cap: usize,
@@ -413,7 +426,9 @@ pub(crate) async fn read_capped(
     let failed = |error: io::Error| BodyError::Decode(format!("{} data: {error}", name(coding)));
     let mut received = 0usize;
     let truncated = loop {
-        let next = match deadline.filter(|_| received == cap) {
+        // At the cap, as sent or as decoded, nothing more would be kept.
+        let at_cap = received == cap || decoder.sink().bytes.len() == cap;
+        let next = match deadline.filter(|_| at_cap) {
             Some(deadline) => match tokio::time::timeout_at(deadline, response.chunk()).await {
                 Ok(next) => next,
                 // Whether the body goes on is never learnt: cut at the cap.
@@ -442,7 +457,7 @@ pub(crate) async fn read_capped(
         // Never more than `cap` octets as sent.
         let take = chunk.len().min(cap - received);
         received += take;
-        match decoder.write(&chunk[..take]) {
+        match decoder.decode(&chunk[..take]) {
             // What follows the coded data is not read.
             Ok(Fed::Ended) => break false,
             Ok(Fed::More) => {}
@@ -495,7 +510,7 @@ mod tests {
         };
         let mut decoder = Decoder::new(coding, sink);
         for chunk in chunks {
-            if decoder.write(chunk)? == Fed::Ended {
+            if decoder.decode(chunk)? == Fed::Ended {
                 return Ok((std::mem::take(&mut decoder.sink().bytes), Fed::Ended));
             }
         }
