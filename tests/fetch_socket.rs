@@ -1,7 +1,8 @@
 //! The fetcher against servers that misbehave at the socket level, served
 //! by raw `TcpListener`s on loopback: stalls, dribbles, short and reset
 //! bodies, endless bodies, a gzip bomb, brotli windows too large to hold,
-//! TLS, connection and DNS failures, a connect that hangs.
+//! transfer codings, TLS, connection and DNS failures, a connect that
+//! hangs.
 
 use std::future::Future;
 use std::io::Write;
@@ -476,6 +477,129 @@ async fn brotli_windows_over_1_mib_are_refused() {
                 assert_eq!(why, &says);
             }
             other => panic!("{lgwin}: {other:?}"),
+        }
+        assert_disallow_all(&robots, &base);
+    }
+}
+
+/// Serves `head` (its lines, without the blank line that ends it) and
+/// `body` to every request, then closes the connection.
+async fn serve_raw(head: String, body: Vec<u8>) -> String {
+    let response = Arc::new([head.into_bytes(), b"\r\n\r\n".to_vec(), body].concat());
+    let addr = raw_server(move |mut socket| {
+        let response = response.clone();
+        async move {
+            read_head(&mut socket).await;
+            let _ = socket.write_all(&response).await;
+            let _ = socket.shutdown().await;
+        }
+    })
+    .await;
+    format!("http://{addr}")
+}
+
+/// `data` as one chunk of a chunked body, and its end.
+fn one_chunk(data: &[u8]) -> Vec<u8> {
+    [
+        format!("{:X}\r\n", data.len()).into_bytes(),
+        data.to_vec(),
+        b"\r\n0\r\n\r\n".to_vec(),
+    ]
+    .concat()
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(data).unwrap();
+    gz.finish().unwrap()
+}
+
+fn zlib(data: &[u8]) -> Vec<u8> {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(data).unwrap();
+    z.finish().unwrap()
+}
+
+/// Transfer codings other than chunked are undone like content codings,
+/// and before them: RFC 9112 section 6.1 applies them after the content
+/// coding, and the HTTP client undoes only the chunked framing. (They
+/// were ignored: a `Transfer-Encoding: gzip, chunked` body was parsed as
+/// gzip octets, fetched with no rules, allow all.)
+#[tokio::test]
+async fn transfer_codings_are_undone_before_content_codings() {
+    let rules = RULES.as_bytes();
+    for (headers, body) in [
+        ("Transfer-Encoding: gzip, chunked", one_chunk(&gzip(rules))),
+        (
+            "Transfer-Encoding: X-GZIP\r\nTransfer-Encoding: Chunked",
+            one_chunk(&gzip(rules)),
+        ),
+        // Not chunked last: read to the close.
+        ("Transfer-Encoding: gzip", gzip(rules)),
+        (
+            "Transfer-Encoding: identity, deflate, chunked",
+            one_chunk(&zlib(rules)),
+        ),
+        (
+            "Transfer-Encoding: deflate, chunked\r\nContent-Encoding: gzip",
+            one_chunk(&zlib(&gzip(rules))),
+        ),
+    ] {
+        let base = serve_raw(format!("HTTP/1.1 200 OK\r\n{headers}"), body).await;
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{headers}");
+        assert_eq!(outcome.body_bytes(), RULES.len(), "{headers}");
+        assert_rules(&robots, &base);
+    }
+}
+
+/// A transfer coding the fetcher cannot undo leaves no rules to read:
+/// unreachable (disallow all), saying why, as for content codings.
+#[tokio::test]
+async fn undecodable_transfer_codings_are_unreachable() {
+    let rules = RULES.as_bytes();
+    let mut corrupt = gzip(rules);
+    corrupt[12] ^= 0xFF;
+    for (headers, body, why) in [
+        (
+            "Transfer-Encoding: compress, chunked",
+            one_chunk(rules),
+            "transfer coding \"compress\" is not supported",
+        ),
+        (
+            "Transfer-Encoding: gzip, gzip, chunked",
+            one_chunk(&gzip(&gzip(rules))),
+            "several transfer codings",
+        ),
+        // Chunked framing, then gzip, read to the close.
+        (
+            "Transfer-Encoding: chunked, gzip",
+            gzip(&one_chunk(rules)),
+            "chunked before another transfer coding",
+        ),
+        (
+            "Transfer-Encoding: gzip, chunked",
+            one_chunk(&corrupt),
+            "gzip data (transfer coding)",
+        ),
+        (
+            "Transfer-Encoding: gzip, chunked\r\nContent-Encoding: deflate",
+            one_chunk(&gzip(rules)),
+            "deflate data:",
+        ),
+    ] {
+        let base = serve_raw(format!("HTTP/1.1 200 OK\r\n{headers}"), body).await;
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+        match result(&robots) {
+            FetchResult::Unreachable(UnreachableReason::Body(text)) => {
+                assert!(text.contains(why), "{headers}: {text}")
+            }
+            other => panic!("{headers}: {other:?}"),
         }
         assert_disallow_all(&robots, &base);
     }

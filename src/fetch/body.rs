@@ -1,5 +1,7 @@
 //! Reading a response body up to a byte cap (RFC 9309 section 2.5), and
-//! decoding its content coding (RFC 9110 section 8.4) as it arrives.
+//! decoding its content coding (RFC 9110 section 8.4) as it arrives, after
+//! its transfer coding if it has one besides chunked (RFC 9112 section 6.1:
+//! the HTTP client undoes only the chunked framing).
 //!
 //! The fetcher's own client leaves content codings to this module rather
 //! than to the HTTP client, so that the cap bounds both ends: at most `cap`
@@ -12,7 +14,8 @@
 //! fetcher's own client does not ask for, is decoded only if the window
 //! its stream declares (RFC 7932 section 9.1) is at most
 //! [`MAX_BROTLI_WINDOW`]: its decoder keeps the whole window, whatever the
-//! cap.
+//! cap. A transfer coding is undone as a content coding is, into the
+//! content coding's decoder, each decoding at most `cap` octets.
 //!
 //! A body with no octets is empty whatever its coding (a 204, or a 200 with
 //! `Content-Length: 0`). Octets after the end of the coded data, which
@@ -23,7 +26,7 @@
 use std::io::{self, Write};
 
 use http::HeaderMap;
-use http::header::CONTENT_ENCODING;
+use http::header::{CONTENT_ENCODING, TRANSFER_ENCODING};
 use memchr::memrchr2;
 
 use crate::limits::MAX_BROTLI_WINDOW;
@@ -79,17 +82,10 @@ impl Coding {
         for value in headers.get_all(CONTENT_ENCODING) {
             let text = String::from_utf8_lossy(value.as_bytes());
             for name in text.split(',').map(str::trim) {
-                let is = |known: &str| name.eq_ignore_ascii_case(known);
-                let coding = if name.is_empty() || is("identity") {
-                    continue;
-                } else if is("gzip") || is("x-gzip") {
-                    Coding::Gzip
-                } else if is("deflate") {
-                    Coding::Deflate
-                } else if is("br") {
-                    Coding::Brotli
-                } else {
-                    return Err(format!("content coding {name:?} is not supported"));
+                let coding = match Coding::named(name) {
+                    Some(Coding::Identity) => continue,
+                    Some(coding) => coding,
+                    None => return Err(format!("content coding {name:?} is not supported")),
                 };
                 if found != Coding::Identity {
                     return Err("a body in several content codings is not supported".into());
@@ -99,19 +95,110 @@ impl Coding {
         }
         Ok(found)
     }
+
+    /// The transfer coding of a response with `headers`, from its
+    /// `Transfer-Encoding`, besides `chunked`, which the HTTP client undoes
+    /// when it is the final coding, as it must be when there is one (RFC
+    /// 9112 section 6.1; without it, the body is read to the close). Other
+    /// transfer codings are applied after the content coding (section 6.1),
+    /// so undone before it, and named as content codings are (section 7:
+    /// `gzip`, `x-gzip`, `deflate`, and `br` here too; `identity` adds
+    /// nothing). One at most: a body in several, in a coding not listed,
+    /// or chunked before another coding, is an error naming it.
+    pub(crate) fn transfer(headers: &HeaderMap) -> Result<Coding, String> {
+        let values = headers.get_all(TRANSFER_ENCODING);
+        // What the HTTP client (hyper) takes as chunked framing, and undoes:
+        // a last listed coding of `chunked`.
+        let unchunked = values
+            .iter()
+            .next_back()
+            .and_then(|value| value.to_str().ok())
+            .and_then(|text| text.rsplit(',').next())
+            .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked"));
+        let text: Vec<String> = values
+            .iter()
+            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+            .collect();
+        let mut names: Vec<&str> = text
+            .iter()
+            .flat_map(|text| text.split(',').map(str::trim))
+            .filter(|name| !name.is_empty())
+            .collect();
+        if unchunked {
+            names.pop();
+        }
+        let mut found = Coding::Identity;
+        for name in names {
+            let coding = match Coding::named(name) {
+                Some(Coding::Identity) => continue,
+                Some(coding) => coding,
+                None if name.eq_ignore_ascii_case("chunked") => {
+                    return Err("chunked before another transfer coding is not supported".into());
+                }
+                None => return Err(format!("transfer coding {name:?} is not supported")),
+            };
+            if found != Coding::Identity {
+                return Err("a body in several transfer codings is not supported".into());
+            }
+            found = coding;
+        }
+        Ok(found)
+    }
+
+    /// The coding a name in `Content-Encoding` or `Transfer-Encoding` names
+    /// (RFC 9110 section 8.4.1, RFC 9112 section 7: case-insensitive,
+    /// `x-gzip` is `gzip`), if it is one decoded here.
+    fn named(name: &str) -> Option<Coding> {
+        let is = |known: &str| name.eq_ignore_ascii_case(known);
+        if is("identity") {
+            Some(Coding::Identity)
+        } else if is("gzip") || is("x-gzip") {
+            Some(Coding::Gzip)
+        } else if is("deflate") {
+            Some(Coding::Deflate)
+        } else if is("br") {
+            Some(Coding::Brotli)
+        } else {
+            None
+        }
+    }
+
+    /// How errors name data in this coding.
+    fn name(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Deflate => "deflate",
+            Coding::Brotli => "brotli",
+            Coding::Identity => "identity",
+        }
+    }
 }
 
 /// Where a decoder writes: takes up to `cap` octets, then refuses more and
-/// says so (`full`).
+/// says so (`full`). It keeps them, or hands them on to the decoder of the
+/// coding to undo next (the content coding, under a transfer coding).
 struct Sink {
+    /// The octets kept: none when they are handed on.
     bytes: Vec<u8>,
+    /// How many octets were taken, kept or handed on.
+    taken: usize,
     cap: usize,
     full: bool,
+    next: Option<Box<Next>>,
+}
+
+/// The decoder a [`Sink`] hands its octets on to.
+struct Next {
+    decoder: Decoder,
+    /// Its data has ended: what follows is not decoded.
+    ended: bool,
+    /// It failed (its own data, or its sink full): the error is its own.
+    failed: bool,
 }
 
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let room = self.cap - self.bytes.len();
+        let room = self.cap - self.taken;
         if buf.len() > room {
             self.full = true;
             if room == 0 {
@@ -119,22 +206,100 @@ impl Write for Sink {
             }
         }
         let n = buf.len().min(room);
-        self.bytes.extend_from_slice(&buf[..n]);
+        match &mut self.next {
+            None => self.bytes.extend_from_slice(&buf[..n]),
+            Some(next) if next.ended => {}
+            Some(next) => match next.decoder.decode(&buf[..n]) {
+                Ok(Fed::More) => {}
+                Ok(Fed::Ended) => next.ended = true,
+                Err(error) => {
+                    next.failed = true;
+                    return Err(error);
+                }
+            },
+        }
+        self.taken += n;
         Ok(n)
     }
 
+    /// Nothing to write out: the next decoder, if any, has decoded all it
+    /// was handed ([`Decoder::decode`]).
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
 }
 
 impl Sink {
+    /// A sink keeping up to `cap` octets, with room for `capacity`.
+    fn new(capacity: usize, cap: usize) -> Sink {
+        Sink {
+            bytes: Vec::with_capacity(capacity),
+            taken: 0,
+            cap,
+            full: false,
+            next: None,
+        }
+    }
+
+    /// A sink handing up to `cap` octets on to `decoder`.
+    fn to(decoder: Decoder, cap: usize) -> Sink {
+        Sink {
+            next: Some(Box::new(Next {
+                decoder,
+                ended: false,
+                failed: false,
+            })),
+            ..Sink::new(0, cap)
+        }
+    }
+
     /// An empty stand-in, while a decoder's sink moves to the next decoder.
     fn placeholder() -> Sink {
-        Sink {
-            bytes: Vec::new(),
-            cap: 0,
-            full: false,
+        Sink::new(0, 0)
+    }
+
+    /// Whether this sink, or one after it, has refused octets.
+    fn is_full(&mut self) -> bool {
+        self.full
+            || self
+                .next
+                .as_mut()
+                .is_some_and(|n| n.decoder.sink().is_full())
+    }
+
+    /// Whether this sink, or one after it, has taken all it can.
+    fn at_cap(&mut self) -> bool {
+        self.taken == self.cap
+            || self
+                .next
+                .as_mut()
+                .is_some_and(|n| n.decoder.sink().at_cap())
+    }
+
+    /// The octets kept, at the end of the chain.
+    fn kept(&mut self) -> &mut Vec<u8> {
+        match &mut self.next {
+            None => &mut self.bytes,
+            Some(next) => next.decoder.sink().kept(),
+        }
+    }
+
+    /// Whether the next decoder's data has ended: the body is complete.
+    fn next_ended(&self) -> bool {
+        self.next.as_ref().is_some_and(|next| next.ended)
+    }
+
+    /// Whether the next decoder failed.
+    fn next_failed(&self) -> bool {
+        self.next.as_ref().is_some_and(|next| next.failed)
+    }
+
+    /// Ends the next decoder's data, as the data it is handed has ended:
+    /// an error if that stops short.
+    fn end(&mut self) -> io::Result<()> {
+        match &mut self.next {
+            Some(next) if !next.ended => next.decoder.finish().inspect_err(|_| next.failed = true),
+            _ => Ok(()),
         }
     }
 }
@@ -276,6 +441,19 @@ impl Decoder {
         }
     }
 
+    /// A decoder undoing `transfer`, then `content`, into `sink`: the
+    /// transfer coding's decoder hands its output to the content coding's,
+    /// each up to the cap of `sink`.
+    fn chain(transfer: Coding, content: Coding, sink: Sink) -> Decoder {
+        match (transfer, content) {
+            (Coding::Identity, coding) | (coding, Coding::Identity) => Decoder::new(coding, sink),
+            (transfer, content) => {
+                let cap = sink.cap;
+                Decoder::new(transfer, Sink::to(Decoder::new(content, sink), cap))
+            }
+        }
+    }
+
     fn sink(&mut self) -> &mut Sink {
         match self {
             Decoder::Identity(sink)
@@ -341,12 +519,22 @@ impl Decoder {
     /// what the decoder holds of it: flate2's decoders keep up to 32 KiB of
     /// output until the next write, which would hide from the sink that
     /// the data so far inflates past the cap, or up to it.
+    ///
+    /// Under a transfer coding, the content coding's decoder takes the
+    /// output ([`Sink::to`]): when this data ends, so must that; when that
+    /// data ends, the body is complete.
     fn decode(&mut self, input: &[u8]) -> io::Result<Fed> {
-        let fed = self.write(input)?;
-        if fed == Fed::More {
-            self.flush()?;
+        match self.write(input)? {
+            Fed::More => self.flush()?,
+            Fed::Ended => {
+                self.sink().end()?;
+                return Ok(Fed::Ended);
+            }
         }
-        Ok(fed)
+        if self.sink().next_ended() {
+            return Ok(Fed::Ended);
+        }
+        Ok(Fed::More)
     }
 
     /// Writes out what the decoder holds.
@@ -360,8 +548,14 @@ impl Decoder {
         }
     }
 
-    /// Ends the stream: an error if the coded data stops short.
+    /// Ends the stream, and the next decoder's if any: an error if the
+    /// coded data stops short.
     fn finish(&mut self) -> io::Result<()> {
+        self.finish_own()?;
+        self.sink().end()
+    }
+
+    fn finish_own(&mut self) -> io::Result<()> {
         match self {
             Decoder::Identity(_) => Ok(()),
             Decoder::DeflateStart(_, head) if head.is_empty() => Ok(()),
@@ -402,7 +596,9 @@ pub(crate) async fn read_capped(
     cap: usize,
     deadline: Option<tokio::time::Instant>,
 ) -> Result<CappedBody, BodyError> {
-    let coding = Coding::of(response.headers()).map_err(BodyError::Decode)?;
+    let headers = response.headers();
+    let transfer = Coding::transfer(headers).map_err(BodyError::Decode)?;
+    let content = Coding::of(headers).map_err(BodyError::Decode)?;
     let hint = response.content_length().unwrap_or(0);
     // A length header is only a hint: allocate for it up to the cap, and
     // never more than `PREALLOCATE_MAX` ahead of the bytes that arrive (the
@@ -411,23 +607,20 @@ pub(crate) async fn read_capped(
         .unwrap_or(cap)
         .min(cap)
         .min(PREALLOCATE_MAX);
-    let sink = Sink {
-        bytes: Vec::with_capacity(capacity),
-        cap,
-        full: false,
+    let mut decoder = Decoder::chain(transfer, content, Sink::new(capacity, cap));
+    let failed = |decoder: &mut Decoder, error: io::Error| {
+        BodyError::Decode(
+            if transfer == Coding::Identity || decoder.sink().next_failed() {
+                format!("{} data: {error}", content.name())
+            } else {
+                format!("{} data (transfer coding): {error}", transfer.name())
+            },
+        )
     };
-    let mut decoder = Decoder::new(coding, sink);
-    let name = |coding: Coding| match coding {
-        Coding::Gzip => "gzip",
-        Coding::Deflate => "deflate",
-        Coding::Brotli => "brotli",
-        Coding::Identity => "identity",
-    };
-    let failed = |error: io::Error| BodyError::Decode(format!("{} data: {error}", name(coding)));
     let mut received = 0usize;
     let truncated = loop {
         // At the cap, as sent or as decoded, nothing more would be kept.
-        let at_cap = received == cap || decoder.sink().bytes.len() == cap;
+        let at_cap = received == cap || decoder.sink().at_cap();
         let next = match deadline.filter(|_| at_cap) {
             Some(deadline) => match tokio::time::timeout_at(deadline, response.chunk()).await {
                 Ok(next) => next,
@@ -444,8 +637,8 @@ pub(crate) async fn read_capped(
             Ok(None) => match decoder.finish() {
                 Ok(()) => break false,
                 // The end of the stream brought output past the cap.
-                Err(_) if decoder.sink().full => break true,
-                Err(error) => return Err(failed(error)),
+                Err(_) if decoder.sink().is_full() => break true,
+                Err(error) => return Err(failed(&mut decoder, error)),
             },
             Err(error) => {
                 return Err(BodyError::Transport {
@@ -461,10 +654,10 @@ pub(crate) async fn read_capped(
             // What follows the coded data is not read.
             Ok(Fed::Ended) => break false,
             Ok(Fed::More) => {}
-            Err(_) if decoder.sink().full => break true,
-            Err(error) => return Err(failed(error)),
+            Err(_) if decoder.sink().is_full() => break true,
+            Err(error) => return Err(failed(&mut decoder, error)),
         }
-        if decoder.sink().full || take < chunk.len() {
+        if decoder.sink().is_full() || take < chunk.len() {
             break true;
         }
         // At the cap with more announced: done, without waiting for a chunk
@@ -479,7 +672,7 @@ pub(crate) async fn read_capped(
         // cut (the data goes on past what was read) or the sink full.
         let _ = decoder.flush();
     }
-    let bytes = std::mem::take(&mut decoder.sink().bytes);
+    let bytes = std::mem::take(decoder.sink().kept());
     Ok(CappedBody { bytes, truncated })
 }
 
@@ -503,19 +696,23 @@ mod tests {
     /// Writes `chunks` as a read would, then finishes: the text, and
     /// whether the stream ended before the last chunk was all taken.
     fn decode(coding: Coding, chunks: &[&[u8]]) -> io::Result<(Vec<u8>, Fed)> {
-        let sink = Sink {
-            bytes: Vec::new(),
-            cap: 1 << 20,
-            full: false,
-        };
-        let mut decoder = Decoder::new(coding, sink);
+        decode_chain(Coding::Identity, coding, chunks)
+    }
+
+    /// [`decode`] under a transfer coding.
+    fn decode_chain(
+        transfer: Coding,
+        content: Coding,
+        chunks: &[&[u8]],
+    ) -> io::Result<(Vec<u8>, Fed)> {
+        let mut decoder = Decoder::chain(transfer, content, Sink::new(0, 1 << 20));
         for chunk in chunks {
             if decoder.decode(chunk)? == Fed::Ended {
-                return Ok((std::mem::take(&mut decoder.sink().bytes), Fed::Ended));
+                return Ok((std::mem::take(decoder.sink().kept()), Fed::Ended));
             }
         }
         decoder.finish()?;
-        Ok((std::mem::take(&mut decoder.sink().bytes), Fed::More))
+        Ok((std::mem::take(decoder.sink().kept()), Fed::More))
     }
 
     /// Where gzip members and what follows them fall across chunks.
@@ -667,6 +864,41 @@ mod tests {
             assert_eq!(decode(coding, &[data]).unwrap(), (text.to_vec(), Fed::More));
             assert!(decode(coding, &[&data[..data.len() - 2]]).is_err());
         }
+    }
+
+    /// A transfer coding over a content coding, however the chunks fall:
+    /// when the content coding's data ends, the body does, and when the
+    /// transfer coding's data ends, so must the content coding's.
+    #[test]
+    fn transfer_codings_over_content_codings_across_chunk_boundaries() {
+        let text = b"Disallow: /a\n";
+        let inner = coded(Coding::Deflate, false, text);
+        let both = coded(Coding::Gzip, false, &inner);
+        for cut in 0..=both.len() {
+            assert_eq!(
+                decode_chain(Coding::Gzip, Coding::Deflate, &[&both[..cut], &both[cut..]]).unwrap(),
+                (text.to_vec(), Fed::More),
+                "{cut}"
+            );
+        }
+        // What follows the content coding's data, inside the transfer
+        // coding's, ends the body unread.
+        let padded = coded(
+            Coding::Brotli,
+            false,
+            &[inner.clone(), b"\n".to_vec()].concat(),
+        );
+        assert_eq!(
+            decode_chain(Coding::Brotli, Coding::Deflate, &[&padded]).unwrap(),
+            (text.to_vec(), Fed::Ended)
+        );
+        // The content coding's data cut short, inside complete transfer
+        // coding data: an error, however the transfer coding's data ends.
+        let cut = &inner[..inner.len() - 2];
+        let gzip_cut = coded(Coding::Gzip, false, cut);
+        assert!(decode_chain(Coding::Gzip, Coding::Deflate, &[&gzip_cut]).is_err());
+        let padded = [gzip_cut, b"\n".to_vec()].concat();
+        assert!(decode_chain(Coding::Gzip, Coding::Deflate, &[&padded]).is_err());
     }
 
     /// The window brotli declares (RFC 7932 section 9.1) is read as the

@@ -10,7 +10,10 @@
 //! unasked, if the stream declares a window of at most
 //! [`MAX_BROTLI_WINDOW`](crate::limits::MAX_BROTLI_WINDOW) (1 MiB); a body
 //! in another coding, a brotli stream declaring a larger window, or a body
-//! that does not decode, is unreachable. An empty body is an empty
+//! that does not decode, is unreachable. A transfer coding besides
+//! `chunked` (`Transfer-Encoding: gzip, chunked`) is undone as these are,
+//! before the content coding (RFC 9112 section 6.1), and is unreachable
+//! when it is not one of them. An empty body is an empty
 //! file whatever its coding, and octets after the end of the coded data
 //! (a line end, zero padding) are ignored.
 //!
