@@ -803,13 +803,14 @@ pub(crate) struct Rare {
     /// Crawl-delay and request-rate of the groups that have one, by group,
     /// then in file order.
     pub extras: Box<[GroupExtras]>,
-    /// For each group in `extras`, by group, one entry with its first valid
-    /// crawl-delay and first valid request-rate, whichever runs they were
-    /// written in (`agents_before` is its first run's): what
-    /// `GroupView::crawl_delay` answers, and what a crawler falls back to
-    /// when its own user-agent lines have none, found by binary search
-    /// rather than by a walk over the group's runs.
-    pub firsts: Box<[GroupExtras]>,
+    /// For each group in `extras`, by group: the group, and where in
+    /// `extras` its first valid crawl-delay and its first valid
+    /// request-rate are, the lower position first (`u32::MAX` for none):
+    /// what `GroupView::crawl_delay` answers, and what a crawler falls back
+    /// to when its own user-agent lines have none, found by binary search
+    /// rather than by a walk over the group's runs. (12 bytes a group, not
+    /// a copy of the values.)
+    pub firsts: Box<[[u32; 3]]>,
     /// Patterns as written, for rules flagged `REWRITTEN`.
     pub written: Written,
     pub host: Option<Box<str>>,
@@ -1059,12 +1060,20 @@ impl Parsed {
         &extras[start..start + len]
     }
 
-    /// The first valid crawl-delay and request-rate of group `group`
-    /// (`Rare::firsts`), if it has extension records.
-    pub fn group_firsts(&self, group: u32) -> Option<&GroupExtras> {
-        let firsts = self.rare().map_or(&[][..], |r| &r.firsts);
-        let at = firsts.partition_point(|e| e.group < group);
-        firsts.get(at).filter(|e| e.group == group)
+    /// The entries of group `group`'s extension records that hold its
+    /// first valid crawl-delay and its first valid request-rate
+    /// (`Rare::firsts`), in file order: for either, the first entry of
+    /// these two that has one has the group's first.
+    pub fn group_firsts(&self, group: u32) -> impl Iterator<Item = &GroupExtras> {
+        let rare = self.rare();
+        let firsts = rare.map_or(&[][..], |r| &r.firsts);
+        let at = firsts.partition_point(|&[g, ..]| g < group);
+        let found = firsts.get(at).filter(|&&[g, ..]| g == group);
+        let extras = rare.map_or(&[][..], |r| &r.extras);
+        found
+            .into_iter()
+            .flat_map(|&[_, lo, hi]| [lo, hi])
+            .filter_map(|i| extras.get(i as usize))
     }
 
     /// The first value `pick` finds among the groups `groups` (ascending),
@@ -1082,12 +1091,12 @@ impl Parsed {
         if firsts.len() < groups.len() {
             firsts
                 .iter()
-                .filter(|e| groups.binary_search(&e.group).is_ok())
-                .find_map(pick)
+                .filter(|&&[g, ..]| groups.binary_search(&g).is_ok())
+                .find_map(|&[g, ..]| self.group_firsts(g).find_map(&pick))
         } else {
             groups
                 .iter()
-                .find_map(|&g| self.group_firsts(g).and_then(&pick))
+                .find_map(|&g| self.group_firsts(g).find_map(&pick))
         }
     }
 
@@ -1253,7 +1262,7 @@ impl Parsed {
             + self.indexes.len() * size_of::<IndexSlot>()
             + self.rare.as_ref().map_or(0, |_| size_of::<Rare>())
             + self.extras_len() * size_of::<GroupExtras>()
-            + self.rare().map_or(0, |r| r.firsts.len()) * size_of::<GroupExtras>()
+            + self.rare().map_or(0, |r| r.firsts.len()) * size_of::<[u32; 3]>()
             + self.rare().map_or(0, |r| r.written.heap_bytes())
             + self
                 .rare()

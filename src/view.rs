@@ -242,15 +242,15 @@ impl<'a> GroupView<'a> {
     /// of them: [`Robots::crawl_delay`](crate::Robots::crawl_delay) gives
     /// each crawler its own.
     pub fn crawl_delay(&self) -> Option<Duration> {
-        let (delay, _) = self.parsed.group_firsts(self.index)?.crawl_delay?;
-        Some(delay)
+        let mut firsts = self.parsed.group_firsts(self.index);
+        firsts.find_map(|e| e.crawl_delay).map(|(delay, _)| delay)
     }
 
     /// The group's first valid `Request-rate` (see
     /// [`crawl_delay`](GroupView::crawl_delay)).
     pub fn request_rate(&self) -> Option<RequestRate> {
-        let (rate, _) = self.parsed.group_firsts(self.index)?.request_rate?;
-        Some(rate)
+        let mut firsts = self.parsed.group_firsts(self.index);
+        firsts.find_map(|e| e.request_rate).map(|(rate, _)| rate)
     }
 }
 

@@ -1146,19 +1146,24 @@ impl Builder {
                 slot: g.index,
             }
         }));
-        // Each group's first valid values, whichever runs they follow.
-        let firsts = self
-            .extras
-            .chunk_by(|x, y| x.group == y.group)
-            .map(|runs| GroupExtras {
-                crawl_delay: runs.iter().find_map(|e| e.crawl_delay),
-                request_rate: runs.iter().find_map(|e| e.request_rate),
-                ..runs[0]
-            })
-            .collect();
+        // Where each group's first valid values are, whichever runs they
+        // follow. (No overflow: an entry takes a line.)
+        let mut firsts = Vec::new();
+        let mut start = 0;
+        for runs in self.extras.chunk_by(|x, y| x.group == y.group) {
+            let at = |valid: fn(&GroupExtras) -> bool| {
+                runs.iter()
+                    .position(valid)
+                    .map_or(u32::MAX, |i| (start + i) as u32)
+            };
+            let delay = at(|e| e.crawl_delay.is_some());
+            let rate = at(|e| e.request_rate.is_some());
+            firsts.push([runs[0].group, delay.min(rate), delay.max(rate)]);
+            start += runs.len();
+        }
         let rare = Rare {
             extras: self.extras.into_boxed_slice(),
-            firsts,
+            firsts: firsts.into_boxed_slice(),
             written: Written {
                 ends: self.written.into_boxed_slice(),
                 text: self.written_text.into_boxed_str(),
