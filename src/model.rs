@@ -1065,15 +1065,18 @@ impl Parsed {
     /// (`Rare::firsts`), in file order: for either, the first entry of
     /// these two that has one has the group's first.
     pub fn group_firsts(&self, group: u32) -> impl Iterator<Item = &GroupExtras> {
-        let rare = self.rare();
-        let firsts = rare.map_or(&[][..], |r| &r.firsts);
+        let firsts = self.rare().map_or(&[][..], |r| &r.firsts);
         let at = firsts.partition_point(|&[g, ..]| g < group);
         let found = firsts.get(at).filter(|&&[g, ..]| g == group);
-        let extras = rare.map_or(&[][..], |r| &r.extras);
         found
             .into_iter()
-            .flat_map(|&[_, lo, hi]| [lo, hi])
-            .filter_map(|i| extras.get(i as usize))
+            .flat_map(|first| self.first_entries(first))
+    }
+
+    /// The one or two records an entry of `Rare::firsts` points at.
+    fn first_entries(&self, &[_, lo, hi]: &[u32; 3]) -> impl Iterator<Item = &GroupExtras> {
+        let extras = self.rare().map_or(&[][..], |r| &r.extras);
+        [lo, hi].into_iter().filter_map(|i| extras.get(i as usize))
     }
 
     /// The first value `pick` finds among the groups `groups` (ascending),
@@ -1092,7 +1095,7 @@ impl Parsed {
             firsts
                 .iter()
                 .filter(|&&[g, ..]| groups.binary_search(&g).is_ok())
-                .find_map(|&[g, ..]| self.group_firsts(g).find_map(&pick))
+                .find_map(|first| self.first_entries(first).find_map(&pick))
         } else {
             groups
                 .iter()

@@ -115,7 +115,7 @@ impl fmt::Display for RuleView<'_> {
 pub(crate) struct Brief<'a>(pub(crate) RuleView<'a>);
 
 /// The characters of a pattern that [`Brief`] shows.
-pub(crate) const BRIEF_CHARS: usize = 100;
+const BRIEF_CHARS: usize = 100;
 
 impl fmt::Display for Brief<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
