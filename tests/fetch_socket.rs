@@ -556,6 +556,29 @@ async fn transfer_codings_are_undone_before_content_codings() {
     }
 }
 
+/// Padding after the content coding's data, inside the transfer coding's
+/// (here 600,000 line ends), is not data: the body is complete, its last
+/// line kept though it has no line end. (It counted against the cap, so
+/// the body was taken for one cut there, and its last rule dropped.)
+#[tokio::test]
+async fn padding_after_the_content_coding_is_not_counted() {
+    let text = "User-agent: *\nDisallow: /private\nDisallow: /x";
+    let padded = [gzip(text.as_bytes()), vec![b'\n'; 600_000]].concat();
+    let base = serve_raw(
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nContent-Encoding: gzip".into(),
+        one_chunk(&gzip(&padded)),
+    )
+    .await;
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(!outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), text.len());
+    assert!(!robots.is_allowed("bot", format!("{base}/x")));
+}
+
 /// A transfer coding the fetcher cannot undo leaves no rules to read:
 /// unreachable (disallow all), saying why, as for content codings.
 #[tokio::test]

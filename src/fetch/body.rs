@@ -198,20 +198,29 @@ struct Next {
 
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let room = self.cap - self.taken;
-        if buf.len() > room {
-            self.full = true;
-            if room == 0 {
-                return Err(io::Error::other("the body limit is reached"));
-            }
+        if self.next_ended() {
+            // What follows the content coding's data is not data: taken
+            // whole and not counted, so that padding after it never makes
+            // a complete body look cut at the cap.
+            return Ok(buf.len());
         }
+        let room = self.cap - self.taken;
         let n = buf.len().min(room);
+        if room == 0 && !buf.is_empty() {
+            self.full = true;
+            return Err(io::Error::other("the body limit is reached"));
+        }
         match &mut self.next {
             None => self.bytes.extend_from_slice(&buf[..n]),
-            Some(next) if next.ended => {}
             Some(next) => match next.decoder.decode(&buf[..n]) {
                 Ok(Fed::More) => {}
-                Ok(Fed::Ended) => next.ended = true,
+                Ok(Fed::Ended) => {
+                    // The content coding's data ended within `buf`: the
+                    // rest of it follows the data.
+                    next.ended = true;
+                    self.taken += n;
+                    return Ok(buf.len());
+                }
                 Err(error) => {
                     next.failed = true;
                     return Err(error);
@@ -219,6 +228,7 @@ impl Write for Sink {
             },
         }
         self.taken += n;
+        self.full |= n < buf.len();
         Ok(n)
     }
 
@@ -899,6 +909,30 @@ mod tests {
         assert!(decode_chain(Coding::Gzip, Coding::Deflate, &[&gzip_cut]).is_err());
         let padded = [gzip_cut, b"\n".to_vec()].concat();
         assert!(decode_chain(Coding::Gzip, Coding::Deflate, &[&padded]).is_err());
+    }
+
+    /// Padding after the content coding's data, inside the transfer
+    /// coding's, is not data: however long, it never fills the sink, so a
+    /// complete body is not taken for one cut at the cap (which drops its
+    /// last line when that has no line end).
+    #[test]
+    fn padding_after_the_content_coding_does_not_count_against_the_cap() {
+        let text = b"Disallow: /a\nDisallow: /x";
+        let inner = coded(Coding::Gzip, false, text);
+        let padded = coded(Coding::Gzip, false, &[inner, vec![b'\n'; 5_000]].concat());
+        for cut in [0, padded.len() / 2, padded.len()] {
+            let mut decoder = Decoder::chain(Coding::Gzip, Coding::Gzip, Sink::new(0, 1_000));
+            let mut fed = Fed::More;
+            for chunk in [&padded[..cut], &padded[cut..]] {
+                fed = decoder.decode(chunk).unwrap();
+                if fed == Fed::Ended {
+                    break;
+                }
+            }
+            assert_eq!(fed, Fed::Ended, "{cut}");
+            assert!(!decoder.sink().is_full(), "{cut}");
+            assert_eq!(decoder.sink().kept(), text, "{cut}");
+        }
     }
 
     /// The window brotli declares (RFC 7932 section 9.1) is read as the
