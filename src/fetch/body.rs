@@ -607,8 +607,23 @@ pub(crate) async fn read_capped(
     deadline: Option<tokio::time::Instant>,
 ) -> Result<CappedBody, BodyError> {
     let headers = response.headers();
-    let transfer = Coding::transfer(headers).map_err(BodyError::Decode)?;
-    let content = Coding::of(headers).map_err(BodyError::Decode)?;
+    let codings = Coding::transfer(headers).and_then(|t| Ok((t, Coding::of(headers)?)));
+    let (transfer, content) = match codings {
+        Ok(codings) => codings,
+        // A body with no octets is empty whatever its codings say (a 204,
+        // say): the error waits for the first octet.
+        Err(why) => loop {
+            return match response.chunk().await {
+                Ok(Some(chunk)) if chunk.is_empty() => continue,
+                Ok(Some(_)) => Err(BodyError::Decode(why)),
+                Ok(None) => Ok(CappedBody {
+                    bytes: Vec::new(),
+                    truncated: false,
+                }),
+                Err(error) => Err(BodyError::Transport { error, received: 0 }),
+            };
+        },
+    };
     let hint = response.content_length().unwrap_or(0);
     // A length header is only a hint: allocate for it up to the cap, and
     // never more than `PREALLOCATE_MAX` ahead of the bytes that arrive (the
