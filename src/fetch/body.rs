@@ -132,8 +132,14 @@ impl Coding {
             let coding = match Coding::named(name) {
                 Some(Coding::Identity) => continue,
                 Some(coding) => coding,
+                // Not the list's last element as the client reads it, so
+                // its framing was left in: `chunked, gzip`, or `chunked,`
+                // (an empty last element, which the client does not skip).
                 None if name.eq_ignore_ascii_case("chunked") => {
-                    return Err("chunked before another transfer coding is not supported".into());
+                    let list = text.join(", ");
+                    return Err(format!(
+                        "chunked is not the last transfer coding in {list:?}, which is not supported"
+                    ));
                 }
                 None => return Err(format!("transfer coding {name:?} is not supported")),
             };
