@@ -72,6 +72,15 @@ async fn fetch_within(fetcher: &Fetcher, base: &str, limit: Duration) -> Robots 
     robots
 }
 
+/// The file was fetched and cut at the body limit, its rules read.
+fn assert_cut_at_cap(robots: &Robots, base: &str) {
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
+    assert_rules(robots, base);
+}
+
 #[tokio::test]
 async fn stall_after_headers_times_out() {
     let addr = raw_server(|mut socket| async move {
@@ -223,11 +232,7 @@ async fn endless_body_is_cut_at_the_cap() {
 
     let robots = fetch_within(&fetcher(), &base, Duration::from_secs(3)).await;
 
-    let outcome = robots.fetch_outcome().unwrap();
-    assert_eq!(outcome.result(), &FetchResult::Fetched);
-    assert!(outcome.truncated_at_cap());
-    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-    assert_rules(&robots, &base);
+    assert_cut_at_cap(&robots, &base);
 }
 
 /// A server that announces more than the cap, sends exactly the cap, then
@@ -255,11 +260,7 @@ async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
 
     let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
 
-    let outcome = robots.fetch_outcome().unwrap();
-    assert_eq!(outcome.result(), &FetchResult::Fetched);
-    assert!(outcome.truncated_at_cap());
-    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-    assert_rules(&robots, &base);
+    assert_cut_at_cap(&robots, &base);
 }
 
 /// The same stall without a length: the cap's worth of octets in, then
@@ -299,11 +300,7 @@ async fn chunked_stall_right_at_the_cap_is_a_cut_not_a_timeout() {
 
     let robots = fetch_within(&fetcher, &base, Duration::from_secs(4)).await;
 
-    let outcome = robots.fetch_outcome().unwrap();
-    assert_eq!(outcome.result(), &FetchResult::Fetched);
-    assert!(outcome.truncated_at_cap());
-    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-    assert_rules(&robots, &base);
+    assert_cut_at_cap(&robots, &base);
 }
 
 /// Sends, chunked, one chunk of gzip data that inflates to `decoded`
@@ -344,11 +341,7 @@ async fn gzip_past_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
     // Well within the fetcher's 5 s: the cut comes as the data arrives.
     let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
 
-    let outcome = robots.fetch_outcome().unwrap();
-    assert_eq!(outcome.result(), &FetchResult::Fetched);
-    assert!(outcome.truncated_at_cap());
-    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-    assert_rules(&robots, &base);
+    assert_cut_at_cap(&robots, &base);
 }
 
 /// gzip that inflates to exactly the cap, then a stall: as with the cap's
@@ -366,11 +359,7 @@ async fn gzip_up_to_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
 
     let robots = fetch_within(&fetcher, &base, Duration::from_secs(4)).await;
 
-    let outcome = robots.fetch_outcome().unwrap();
-    assert_eq!(outcome.result(), &FetchResult::Fetched);
-    assert!(outcome.truncated_at_cap());
-    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-    assert_rules(&robots, &base);
+    assert_cut_at_cap(&robots, &base);
 }
 
 #[tokio::test]
@@ -407,11 +396,7 @@ async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
 
     let robots = fetch_within(&fetcher(), &base, Duration::from_secs(5)).await;
 
-    let outcome = robots.fetch_outcome().unwrap();
-    assert_eq!(outcome.result(), &FetchResult::Fetched);
-    assert!(outcome.truncated_at_cap());
-    assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-    assert_rules(&robots, &base);
+    assert_cut_at_cap(&robots, &base);
 }
 
 /// Serves `RULES`, 64 KiB of zeros, then 1 MiB of zeros after 1 MiB of
@@ -456,11 +441,8 @@ async fn brotli_windows_over_1_mib_are_refused() {
 
         let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
 
-        let outcome = robots.fetch_outcome().unwrap();
-        assert_eq!(outcome.result(), &FetchResult::Fetched, "{lgwin}");
-        assert!(outcome.truncated_at_cap());
-        assert_eq!(outcome.body_bytes(), MIN_BODY_LIMIT);
-        assert_rules(&robots, &base);
+        assert_eq!(result(&robots), &FetchResult::Fetched, "{lgwin}");
+        assert_cut_at_cap(&robots, &base);
     }
     for (lgwin, window) in [(21, "2 MiB"), (24, "16 MiB")] {
         let addr = raw_server(move |socket| brotli_bomb(socket, lgwin)).await;
