@@ -13,7 +13,8 @@ pub(crate) const MAX_FRESHNESS: Duration = Duration::from_secs(24 * 60 * 60);
 ///
 /// `Cache-Control: no-store`, `no-cache` (unqualified) and `max-age=0` mean
 /// "re-fetch next time" (`now`). Otherwise `max-age` wins over `Expires` (measured from the
-/// response's `Date` when present, to cancel clock skew); `Age` is subtracted.
+/// response's `Date` when present, to cancel clock skew), and 24 hours is the
+/// lifetime when neither is given; `Age` is subtracted from either.
 /// The result is never later than `now + 24 h`; with no caching headers it is
 /// exactly that.
 pub(crate) fn expiry_from_headers(headers: &HeaderMap, now: SystemTime) -> SystemTime {
@@ -93,9 +94,13 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
                 }
                 None => Duration::ZERO,
             },
-            None => return MAX_FRESHNESS,
+            // RFC 9309 section 2.4: a day when the server says nothing.
+            None => MAX_FRESHNESS,
         },
     };
+    // The time the response has spent in caches on the way counts against
+    // any lifetime, the default day's too (RFC 9111 section 4.2.3), so
+    // that rules are not used more than a day after the server sent them.
     let age = headers
         .get(AGE)
         .and_then(|v| v.to_str().ok())
@@ -206,6 +211,20 @@ mod tests {
     fn default_is_24_hours() {
         assert_eq!(ttl(&[]), DAY);
         assert_eq!(ttl(&[("cache-control", "public")]), DAY);
+    }
+
+    /// A copy a cache on the way has held for an hour has 23 hours left of
+    /// the default day, as of any lifetime the headers grant.
+    #[test]
+    fn age_shortens_the_default_day() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(ttl(&[("age", "3600")]), DAY - hour);
+        assert_eq!(
+            ttl(&[("cache-control", "public"), ("age", "3600")]),
+            DAY - hour
+        );
+        assert_eq!(ttl(&[("age", "86400")]), Duration::ZERO);
+        assert_eq!(ttl(&[("age", "soon")]), DAY);
     }
 
     #[test]

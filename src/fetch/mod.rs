@@ -62,9 +62,9 @@
 //! happens past each.
 //!
 //! Rules expire (section 2.4) per `Cache-Control: max-age` or `Expires`,
-//! capped at 24 hours, 24 hours by default; `no-store`, `no-cache` (not
-//! its qualified form, `no-cache="Set-Cookie"`) and `max-age=0` mean
-//! re-fetch next time. Unreachable results expire after
+//! capped at 24 hours, 24 hours by default, less the response's `Age`;
+//! `no-store`, `no-cache` (not its qualified form, `no-cache="Set-Cookie"`)
+//! and `max-age=0` mean re-fetch next time. Unreachable results expire after
 //! `Retry-After`, or at most [`unreachable_ttl`](FetcherBuilder::unreachable_ttl)
 //! (1 hour). [`Fetcher::refresh`] re-fetches with the stored `ETag` and
 //! `Last-Modified`.
