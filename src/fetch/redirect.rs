@@ -34,16 +34,16 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
             next.scheme().to_owned(),
         ));
     }
-    // The fragment is never sent, so it may be of any length.
+    // User info in a Location is dropped, as in a URL a caller gives
+    // (`robots_url_of`): a server naming credentials gets none sent, and
+    // the client sees the hop as the URL it asked for. Neither it nor the
+    // fragment is sent, so either may be of any length.
+    let _ = next.set_username("");
+    let _ = next.set_password(None);
     next.set_fragment(None);
     if !super::target::is_sendable(&next) {
         return Err(UnavailableReason::InvalidLocation(location.to_owned()));
     }
-    // User info in a Location is dropped, as in a URL a caller gives
-    // (`robots_url_of`): a server naming credentials gets none sent, and
-    // the client sees the hop as the URL it asked for.
-    let _ = next.set_username("");
-    let _ = next.set_password(None);
     Ok(next)
 }
 
@@ -70,6 +70,10 @@ mod tests {
             "http://b.example/r"
         );
         assert_eq!(from(b"//user@b.example/r").unwrap(), "http://b.example/r");
+        // User info is never sent, so it may be of any length, as a
+        // fragment may.
+        let long = format!("http://{}@b.example/r", "u".repeat(70_000));
+        assert_eq!(from(long.as_bytes()).unwrap(), "http://b.example/r");
     }
 
     #[test]
