@@ -54,11 +54,11 @@ pub(crate) fn origin_key_ref(url: &str) -> Result<Cow<'_, str>, Error> {
 /// host name the URL standard keeps as written: lower-case ASCII letters,
 /// digits, `-` and `.`, in non-empty labels, the last starting with a
 /// letter (so it is not read as an IPv4 address), none starting `xn--`
-/// (which would need punycode checks); no user info; no port or one that is
-/// not the scheme's default, without leading zeros; then the end or `/`,
-/// `?`, `#`. That key is the input's own prefix. `None` for any
-/// other input, which [`origin_key`] parses in full. A property test checks
-/// this against the `url` crate.
+/// (which would need punycode checks), 253 octets at most; no user info;
+/// no port or one that is not the scheme's default, without leading zeros;
+/// then the end or `/`, `?`, `#`. That key is the input's own prefix.
+/// `None` for any other input, which [`origin_key`] parses in full. A
+/// property test checks this against the `url` crate.
 fn simple_origin(url: &str) -> Option<&str> {
     let b = url.as_bytes();
     let start = if b.starts_with(b"https://") {
@@ -88,6 +88,11 @@ fn simple_origin(url: &str) -> Option<&str> {
             return None;
         }
         host = &host[..colon];
+    }
+    // No longer than a DNS name (RFC 1035 section 2.3.4): a host too long
+    // to send in a request (`is_sendable`) is refused by the full parse.
+    if host.len() > 253 {
+        return None;
     }
     let mut labels = host.split(|&c| c == b'.');
     let ok_label = |l: &[u8]| {
@@ -283,10 +288,25 @@ mod tests {
             "https://a.1/",
             "https://xn--mnchen-3ya.de/",
             "https://a..b/",
+            &format!("https://{}.example/", "a".repeat(250)),
             "https:///x",
             "ftp://a.example/",
         ] {
             assert_eq!(simple_origin(other), None, "{other}");
+        }
+    }
+
+    /// A host too long for any request has no key, whichever path reads it.
+    #[test]
+    fn a_host_too_long_to_send_has_no_key() {
+        for label in ["a", "A"] {
+            let url = format!("http://{}.example/", label.repeat(70_000));
+            let err = origin_key(&url).unwrap_err();
+            assert!(
+                matches!(&err, Error::InvalidUrl { reason, .. } if reason.contains("host")),
+                "{label}"
+            );
+            assert!(matches!(robots_url(&url), Err(Error::InvalidUrl { .. })));
         }
     }
 
