@@ -21,7 +21,8 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The string is not an absolute URL.
+    /// The string is not an absolute URL, or its host cannot be sent in an
+    /// HTTP request.
     #[error("invalid URL {input:?}: {reason}")]
     InvalidUrl {
         /// The input as given.

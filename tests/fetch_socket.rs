@@ -811,6 +811,8 @@ async fn redirect_from_http_to_https_is_followed() {
         outcome.final_url().as_str(),
         format!("https://{tls_addr}/robots.txt")
     );
+    // The status is final_url's, which sent none; not the 301's.
+    assert_eq!(outcome.status(), None);
     assert!(
         matches!(
             outcome.result(),

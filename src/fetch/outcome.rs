@@ -74,7 +74,9 @@ impl FetchOutcome {
         self.redirects
     }
 
-    /// The status of the last response, if one arrived.
+    /// The status of the response to [`final_url`](Self::final_url), if
+    /// one arrived: `None` when that request failed or timed out before
+    /// the head came, even after redirects whose responses did arrive.
     pub fn status(&self) -> Option<StatusCode> {
         self.status
     }
@@ -297,9 +299,10 @@ pub enum UnavailableReason {
     TooManyRedirects,
     /// A redirect back to a URL already requested.
     RedirectLoop,
-    /// A redirect without a `Location` header.
+    /// A redirect without a `Location` header, or with an empty one.
     MissingLocation,
-    /// A `Location` header that is not a URL (the header as received).
+    /// A `Location` header that is not a URL, or names one no HTTP request
+    /// can carry (the header as received, trimmed).
     InvalidLocation(String),
     /// A redirect to a scheme other than http or https (the scheme).
     UnsupportedRedirectScheme(String),
@@ -358,8 +361,10 @@ impl fmt::Display for UnavailableReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnreachableReason {
-    /// A 5xx status; also 429 Too Many Requests, and 401/403 when the
-    /// fetcher is configured to treat them as disallow-all.
+    /// A 5xx status; also 429 Too Many Requests, 401/403 when the
+    /// fetcher is configured to treat them as disallow-all, and a final
+    /// status in no class HTTP defines for one (an unasked-for 101, 600
+    /// to 999), as [`limits`](crate::limits) says.
     Status(StatusCode),
     /// The fetch did not finish within the fetcher's timeout.
     Timeout,
