@@ -111,10 +111,18 @@ impl Policy {
     /// The delay before retry number `failures` (1 for the first failure):
     /// `retry_delay`, doubling per failure, capped at `max_backoff`.
     pub(crate) fn backoff(&self, failures: u32) -> Duration {
-        let doublings = failures.saturating_sub(1).min(32);
-        self.retry_delay
-            .saturating_mul(1u32 << doublings.min(31))
-            .min(self.max_backoff)
+        // Doubled until it reaches the cap, not a fixed number of times: a
+        // factor of at most 2^31 left a short delay under a long cap short
+        // of it for good. The cap, or `Duration::MAX`, is reached within
+        // about 95 doublings of a delay of at least 1 ns.
+        let mut delay = self.retry_delay;
+        for _ in 1..failures {
+            if delay >= self.max_backoff {
+                break;
+            }
+            delay = delay.saturating_mul(2);
+        }
+        delay.min(self.max_backoff)
     }
 }
 
@@ -522,6 +530,37 @@ mod tests {
         assert_eq!(secs, [60, 120, 240, 480, 960, 1920, 3600, 3600, 3600]);
         assert_eq!(p.backoff(u32::MAX), Duration::from_secs(3600));
         assert_eq!(p.backoff(0), Duration::from_secs(60));
+    }
+
+    /// A short retry delay under a long cap keeps doubling past 32
+    /// failures, up to the cap: the doubling is not cut at 2^31 times the
+    /// delay (1 µs doubled 31 times is 36 minutes, short of the default
+    /// hour, and 1 ns is 2 seconds, at which an origin down for good was
+    /// asked again for ever).
+    #[test]
+    fn backoff_doubles_past_32_failures_up_to_the_cap() {
+        let p = Policy {
+            retry_delay: Duration::from_nanos(1),
+            ..policy()
+        };
+        assert_eq!(p.backoff(32), Duration::from_nanos(1 << 31));
+        assert_eq!(p.backoff(33), Duration::from_nanos(1 << 32));
+        assert_eq!(p.backoff(40), Duration::from_nanos(1 << 39));
+        assert_eq!(p.backoff(u32::MAX), Duration::from_secs(3600));
+        let p = Policy {
+            retry_delay: Duration::from_micros(1),
+            ..policy()
+        };
+        assert_eq!(p.backoff(u32::MAX), Duration::from_secs(3600));
+        let secs: Vec<_> = (1..200).map(|n| p.backoff(n)).collect();
+        assert!(secs.windows(2).all(|w| w[0] <= w[1]));
+        // Never past the clock's range, however long the cap.
+        let p = Policy {
+            retry_delay: Duration::from_secs(1),
+            max_backoff: Duration::MAX,
+            ..policy()
+        };
+        assert_eq!(p.backoff(u32::MAX), Duration::MAX);
     }
 
     #[test]
