@@ -114,9 +114,10 @@ impl Policy {
         // Doubled until it reaches the cap, not a fixed number of times: a
         // factor of at most 2^31 left a short delay under a long cap short
         // of it for good. The cap, or `Duration::MAX`, is reached within
-        // about 95 doublings of a delay of at least 1 ns.
+        // about 95 doublings of a delay of at least 1 ns; the bound keeps
+        // the loop short whatever the delay (the builder refuses zero).
         let mut delay = self.retry_delay;
-        for _ in 1..failures {
+        for _ in 1..failures.min(128) {
             if delay >= self.max_backoff {
                 break;
             }
@@ -561,6 +562,13 @@ mod tests {
             ..policy()
         };
         assert_eq!(p.backoff(u32::MAX), Duration::MAX);
+        // A zero delay (refused by the builder) never grows: the loop is
+        // bounded, not run once a failure.
+        let p = Policy {
+            retry_delay: Duration::ZERO,
+            ..policy()
+        };
+        assert_eq!(p.backoff(u32::MAX), Duration::ZERO);
     }
 
     #[test]
