@@ -834,6 +834,45 @@ async fn a_retry_after_past_the_stale_limit_is_honoured_at_the_limit() {
     assert_eq!(requests(&server).await, 3);
 }
 
+/// The cache's own backoff running past the stale limit is honoured as a
+/// `Retry-After` is: the switch is made at the limit without a request, and
+/// the next request waits for the retry time.
+#[tokio::test]
+async fn a_backoff_past_the_stale_limit_is_honoured_at_the_limit() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let (cache, clock) = cache_limited(10 * MINUTE, AfterStaleLimit::AllowAll);
+    // Failures at 0, 1, 3 and 7 minutes (retry_delay 1 minute, doubling):
+    // the next retry is at 15, past the limit at 10.
+    for wait in [0, 1, 2, 4] {
+        clock.advance(wait * MINUTE);
+        let robots = cache.get(server.uri()).await.unwrap();
+        assert_eq!(robots.access(), Access::DisallowAll);
+    }
+    assert_eq!(requests(&server).await, 4);
+    clock.advance(3 * MINUTE);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::AllowAll, "at the limit");
+    assert!(matches!(
+        result(&robots),
+        FetchResult::Unavailable(UnavailableReason::UnreachableTooLong(_))
+    ));
+    assert_eq!(
+        requests(&server).await,
+        4,
+        "the limit reached without a request"
+    );
+    clock.advance(5 * MINUTE - Duration::from_secs(1));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(
+        requests(&server).await,
+        4,
+        "not asked before the retry time"
+    );
+    clock.advance(Duration::from_secs(1));
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 5, "asked at the retry time");
+}
+
 /// Past the stale limit, a lookup served while another task's refresh is
 /// under way gets what the limit gives, not the last copy.
 #[tokio::test]

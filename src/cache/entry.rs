@@ -19,9 +19,9 @@
 //! Every state has a `next_check` time: a `get` at or after it fetches again
 //! (one task does; the others keep being served the current value), with
 //! one exception. A Stale or NoCopy entry is due at the stale limit too,
-//! and when the server's `Retry-After` runs past the limit, the entry moves
-//! to GaveUp there without a request ([`Entry::at_stale_limit`]); the
-//! request waits for the time asked. Past the limit, a lookup served while
+//! and when its retry time (the backoff, or the server's `Retry-After`)
+//! runs past the limit, the entry moves to GaveUp there without a request
+//! ([`Entry::at_stale_limit`]); the request waits for the retry time. Past the limit, a lookup served while
 //! another task refreshes gets the GaveUp value, never the last copy
 //! ([`Entry::served_at`]); but if the last failed fetch is more than a day
 //! old ([`Policy::failure_gap`]: nobody asked meanwhile), nothing recent
@@ -188,11 +188,12 @@ struct LastFailure {
 /// At the limit the entry must change: the cache serves the last good copy
 /// (or disallows all) no longer than the limit. (RFC 9309 section 2.3.1.4
 /// lets a crawler take robots.txt as unavailable then, or go on with the
-/// copy; the cache's choice is [`AfterStaleLimit`].) But when the server's
-/// `Retry-After` runs past the limit, a fetch there would come before the
-/// time the server asked for (RFC 9110 section 10.2.3). So the change is
-/// made locally, to what a fetch failing as the last one did would give,
-/// and the next request waits for the time asked. The same value is what
+/// copy; the cache's choice is [`AfterStaleLimit`].) But when the retry
+/// time runs past the limit, a fetch there would come before the time the
+/// server asked for (its `Retry-After`, RFC 9110 section 10.2.3) or the
+/// backoff set. So the change is made locally, to what a fetch failing as
+/// the last one did would give, and the next request waits for the retry
+/// time. The same value is what
 /// lookups get past the limit while another task's refresh is under way.
 #[derive(Debug)]
 struct AtLimit {
@@ -325,12 +326,13 @@ impl Entry {
     }
 
     /// The entry this one, found due at `now`, becomes without a fetch, if
-    /// any: at the stale limit, when the server asked to be left alone
-    /// until later ([`AtLimit`]). `None` when a fetch is due.
+    /// any: at the stale limit, when the retry time (backoff or the
+    /// server's `Retry-After`) is later ([`AtLimit`]). `None` when a fetch
+    /// is due.
     ///
     /// `now` must be the time the entry was found due at (not a later
-    /// reading of a clock that may step back): being due before the time
-    /// the server asked for, it is due for the limit.
+    /// reading of a clock that may step back): being due before the retry
+    /// time, it is due for the limit.
     pub(crate) fn at_stale_limit(&self, now: SystemTime) -> Option<Entry> {
         let at = self.at_limit.as_ref()?;
         let (State::Stale { since, failures } | State::NoCopy { since, failures }) = self.state

@@ -18,7 +18,7 @@
 //! |---|---|---|
 //! | nothing | the fetched value, once the fetch ends | one fetch per origin, shared by concurrent `get`s (single-flight), in a task of its own that a caller giving up does not cancel |
 //! | fresh | the cached value | none |
-//! | due (expired, a retry time or the stale limit reached) | one task re-fetches and gets the result; the others are served the current value meanwhile (past the stale limit, what the limit gives, never the last copy) | one conditional request (`If-None-Match` / `If-Modified-Since` when the copy has validators); none at the stale limit while the server's `Retry-After` runs |
+//! | due (expired, a retry time or the stale limit reached) | one task re-fetches and gets the result; the others are served the current value meanwhile (past the stale limit, what the limit gives, never the last copy) | one conditional request (`If-None-Match` / `If-Modified-Since` when the copy has validators); none at the stale limit while a retry time set before it (the backoff, or the server's `Retry-After`) runs |
 //!
 //! What a fetch leads to:
 //!
@@ -29,7 +29,7 @@
 //! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
 //! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
-//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a `Retry-After` running past the limit is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the last failed fetch is over a day old, or older than [`max_backoff`](RobotsCacheBuilder::max_backoff) if that is longer (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
+//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a retry time running past the limit (the backoff, or a `Retry-After`) is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the last failed fetch is over a day old, or older than [`max_backoff`](RobotsCacheBuilder::max_backoff) if that is longer (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
 //!
 //! The capacity bound evicts the least recently used origins. An origin
 //! that answered is simply fetched again at its next lookup. Of an
@@ -289,9 +289,9 @@ impl RobotsCache {
     }
 
     /// When the origin of `url` is next due: a lookup at or after this time
-    /// fetches its robots.txt again (or, at the stale limit while the
-    /// server's `Retry-After` runs, moves on to what the limit gives without
-    /// a request: see the [module docs](crate::cache)). That is the cached
+    /// fetches its robots.txt again (or, at the stale limit while a retry
+    /// time set before it runs, moves on to what the limit gives without a
+    /// request: see the [module docs](crate::cache)). That is the cached
     /// value's expiry (at least [`min_ttl`](RobotsCacheBuilder::min_ttl)),
     /// or for an unreachable origin its retry time, backoff and
     /// `Retry-After` included, which the served value's
@@ -479,8 +479,8 @@ impl Inner {
     }
 
     /// Re-fetches the entry `claim` holds, found due at `due` by a look
-    /// that began at `began` (or, at the stale limit before the server's
-    /// `Retry-After`, moves it on without a fetch: see
+    /// that began at `began` (or, at the stale limit before the retry
+    /// time, backoff or `Retry-After`, moves it on without a fetch: see
     /// [`Entry::at_stale_limit`]).
     async fn refresh(
         this: &Arc<Inner>,
@@ -492,8 +492,8 @@ impl Inner {
         let inner = &**this;
         let old = Arc::clone(&claim.entry);
         let new = match old.at_stale_limit(due) {
-            // Past the stale limit, before the server's `Retry-After`: no
-            // request.
+            // Past the stale limit, before the retry time (backoff or
+            // `Retry-After`): no request.
             Some(entry) => inner.stamped(entry),
             None => {
                 let base = old.refresh_base();
