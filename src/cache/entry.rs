@@ -258,9 +258,11 @@ impl Entry {
         let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
             None => (None, now, 1),
             Some((p, State::Fresh)) => (Some(&p.served), now, 1),
-            Some((p, State::Stale { since, failures })) => (Some(&p.served), *since, failures + 1),
+            Some((p, State::Stale { since, failures })) => {
+                (Some(&p.served), *since, failures.saturating_add(1))
+            }
             Some((_, State::NoCopy { since, failures } | State::GaveUp { since, failures })) => {
-                (None, *since, failures + 1)
+                (None, *since, failures.saturating_add(1))
             }
         };
         let last_failure = LastFailure {
