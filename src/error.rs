@@ -27,7 +27,8 @@ pub enum Error {
     InvalidUrl {
         /// The input as given.
         input: String,
-        /// What the URL parser objected to.
+        /// What is wrong with it: the URL parser's objection, or what
+        /// to give instead.
         reason: String,
     },
     /// robots.txt exists only for `http` and `https` URLs.

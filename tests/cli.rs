@@ -414,7 +414,9 @@ async fn bad_input_exits_2_with_one_line() {
         .assert_bad_input("cannot read robots.txt file \"/no/such/robots.txt\"");
     check(FILE, "example.com/x")
         .await
-        .assert_bad_input("invalid URL \"example.com/x\"");
+        .assert_bad_input(
+            "invalid URL \"example.com/x\": no scheme: an absolute http or https URL is needed, such as \"https://example.com/x\"",
+        );
     check(FILE, "ftp://example.com/x")
         .await
         .assert_bad_input("unsupported scheme \"ftp\"");

@@ -105,11 +105,38 @@ fn simple_origin(url: &str) -> Option<&str> {
     (ok_label(last) && last[0].is_ascii_lowercase() && labels.all(ok_label)).then(|| &url[..end])
 }
 
+/// Why `input`, which the URL standard reads as relative, can have no
+/// robots.txt, in words that say what to give instead (rather than the
+/// `url` crate's "relative URL without a base").
+fn relative_reason(input: &str) -> String {
+    let trimmed = input.trim();
+    if trimmed.is_empty() {
+        return "empty: an absolute http or https URL is needed".to_owned();
+    }
+    if trimmed.starts_with('/') {
+        return "a path, with no scheme or host: an absolute http or https URL is needed"
+            .to_owned();
+    }
+    let reason = "no scheme: an absolute http or https URL is needed";
+    // A host and path written without the scheme: say how to write it.
+    let with_scheme = format!("https://{trimmed}");
+    match Url::parse(&with_scheme) {
+        Ok(url) if url.as_str().trim_end_matches('/') == with_scheme.trim_end_matches('/') => {
+            format!("{reason}, such as \"{with_scheme}\"")
+        }
+        _ => reason.to_owned(),
+    }
+}
+
 /// Parses `input` and checks that it can have a robots.txt.
 pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
     let url = Url::parse(input).map_err(|e| match e {
         url::ParseError::EmptyHost => Error::NoHost {
             input: input.to_owned(),
+        },
+        url::ParseError::RelativeUrlWithoutBase => Error::InvalidUrl {
+            input: input.to_owned(),
+            reason: relative_reason(input),
         },
         e => Error::InvalidUrl {
             input: input.to_owned(),
@@ -187,6 +214,28 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(robots_url(input).unwrap().as_str(), want, "{input}");
         }
+    }
+
+    /// A URL without a scheme gets an error that says what to give.
+    #[test]
+    fn relative_input_is_refused_in_plain_words() {
+        let reason = |input: &str| match robots_url(input) {
+            Err(Error::InvalidUrl { reason, .. }) => reason,
+            other => panic!("{input:?}: {other:?}"),
+        };
+        assert_eq!(
+            reason("example.com/about"),
+            "no scheme: an absolute http or https URL is needed, such as \"https://example.com/about\""
+        );
+        assert_eq!(
+            reason("not a url"),
+            "no scheme: an absolute http or https URL is needed"
+        );
+        assert_eq!(
+            reason(" \t"),
+            "empty: an absolute http or https URL is needed"
+        );
+        assert!(reason("/private").starts_with("a path, with no scheme or host"));
     }
 
     #[test]
