@@ -123,15 +123,24 @@ impl Record {
     }
 }
 
-/// Parses a `Crawl-delay` value: decimal seconds, non-negative and finite;
-/// more than [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) is read
-/// as that.
+/// Parses a `Crawl-delay` value: decimal seconds, non-negative and finite
+/// (not the words `inf` or `NaN`); more than
+/// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) is read as that,
+/// even a number past what an `f64` holds (`1e400`), which parses as
+/// infinity.
 pub(crate) fn parse_crawl_delay(value: &str) -> Option<Duration> {
     let v: f64 = value.parse().ok()?;
-    if !v.is_finite() || v < 0.0 {
+    if v.is_nan() || v < 0.0 {
         return None;
     }
     let max = crate::limits::MAX_CRAWL_DELAY;
+    if v.is_infinite() {
+        // A numeral too large, not the word: digits, `.`, an exponent.
+        let numeral = value
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+'));
+        return numeral.then_some(max);
+    }
     Some(Duration::try_from_secs_f64(v).map_or(max, |d| d.min(max)))
 }
 
@@ -189,12 +198,15 @@ mod tests {
     fn crawl_delays() {
         assert_eq!(parse_crawl_delay("10"), Some(Duration::from_secs(10)));
         assert_eq!(parse_crawl_delay("0.5"), Some(Duration::from_millis(500)));
-        for bad in ["", "-1", "NaN", "inf", "1e400", "ten", "5s"] {
+        for bad in [
+            "", "-1", "NaN", "inf", "+inf", "infinity", "-1e400", "ten", "5s",
+        ] {
             assert_eq!(parse_crawl_delay(bad), None, "{bad}");
         }
         // Long delays are a day at most: adding one to an `Instant` is safe.
+        // So is one past what an `f64` holds, which parses as infinity.
         let day = crate::limits::MAX_CRAWL_DELAY;
-        for long in ["86400", "86401", "1e19", "1e300"] {
+        for long in ["86400", "86401", "1e19", "1e300", "1e400", "1E999"] {
             assert_eq!(parse_crawl_delay(long), Some(day), "{long}");
         }
         let _ = std::time::Instant::now() + parse_crawl_delay("1e19").unwrap();

@@ -167,6 +167,35 @@ fn crawl_delays_in_real_files_with_split_user_agent_lines() {
     );
 }
 
+/// A delay too long for an `f64` (`1e400`, or 400 digits) is a long
+/// delay, read as a day like `1e300` (`limits::MAX_CRAWL_DELAY`), not an
+/// invalid value that leaves the crawler with no delay at all. The words
+/// `inf` and `NaN` are still no number.
+#[test]
+fn a_crawl_delay_past_what_a_float_holds_is_a_day() {
+    let day = Some(keepout::limits::MAX_CRAWL_DELAY);
+    let digits = format!("1{}", "0".repeat(400));
+    for long in [
+        "1e300",
+        "1e400",
+        "1E999",
+        "+1e400",
+        &digits,
+        &format!("{digits}.5"),
+    ] {
+        let robots = Robots::parse(format!("User-agent: *\nCrawl-delay: {long}\n"));
+        assert_eq!(robots.crawl_delay("bot"), day, "{long}");
+        assert_eq!(robots.agent("bot").crawl_delay(), day, "{long}");
+        assert_eq!(robots.groups().next().unwrap().crawl_delay(), day, "{long}");
+        assert!(robots.warnings().is_empty(), "{long}");
+    }
+    for bad in ["inf", "+inf", "Infinity", "-1e400", "NaN"] {
+        let robots = Robots::parse(format!("User-agent: *\nCrawl-delay: {bad}\n"));
+        assert_eq!(robots.crawl_delay("bot"), None, "{bad}");
+        assert_eq!(robots.warnings().len(), 1, "{bad}");
+    }
+}
+
 #[test]
 fn request_rate() {
     let robots = Robots::parse(SITE);
