@@ -13,7 +13,7 @@
 //! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning |
 //! | a NUL octet in a line | | the rest of the line is ignored; a [`WarningKind::NulByte`](crate::WarningKind::NulByte) warning |
 //! | rules, groups, user-agents, sitemaps per file | none | memory and parse time grow linearly with the body: at most about 3 octets of patterns per body octet, plus 4 to 5 octets per rule (8 more for a rule written other than in its normal form, or 15 lines or more after the rule before it) |
-//! | `Crawl-delay`, `Request-rate` | [`MAX_CRAWL_DELAY`] = 1 day | a longer delay (`Crawl-delay: 1e19`, `Request-rate: 1/99999999`) is read as 1 day, so that a crawler adding it to an `Instant` cannot overflow; [`RequestRate::per`](crate::RequestRate::per) keeps the value as written |
+//! | `Crawl-delay`, `Request-rate` | [`MAX_CRAWL_DELAY`] = 1 day | a longer delay (`Crawl-delay: 1e19`, `Request-rate: 1/99999999`) is read as 1 day, so that a crawler adding it to an `Instant` cannot overflow; [`RequestRate::per`](crate::RequestRate::per) keeps the value as written, up to `u64::MAX` seconds |
 //! | parse time | one pass, bounded work per octet (linear in the body, but for a binary search per group that repeats the one before), then one sort of the named user-agents (O(a log a)) | no backtracking or regex while parsing |
 //!
 //! # Matching ([`Robots::is_allowed`](crate::Robots::is_allowed), [`Robots::explain`](crate::Robots::explain))

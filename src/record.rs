@@ -23,7 +23,8 @@ use std::time::Duration;
 pub struct RequestRate {
     /// Requests allowed per period (at least 1).
     pub requests: u32,
-    /// The period (non-zero).
+    /// The period (non-zero; a longer one than `u64::MAX` seconds is kept
+    /// as that).
     pub per: Duration,
     /// The `HHMM-HHMM` window the rate applies in, if one was given.
     pub window: Option<(u16, u16)>,
@@ -70,7 +71,17 @@ impl RequestRate {
             Some(i) => per.split_at(i),
             None => (per, "s"),
         };
-        let count: u64 = number(digits).filter(|&c| c > 0)?;
+        // `digits` are ASCII digits, and some are needed. A period past
+        // `u64::MAX` seconds is kept at that (its delay is a day anyway:
+        // `delay`), not refused: a longer period asks for fewer requests,
+        // not for no limit.
+        if digits.is_empty() {
+            return None;
+        }
+        let count: u64 = digits.parse().unwrap_or(u64::MAX);
+        if count == 0 {
+            return None;
+        }
         let unit_secs = match unit {
             "s" | "S" => 1,
             "m" | "M" => 60,
@@ -80,7 +91,7 @@ impl RequestRate {
         };
         Some(RequestRate {
             requests,
-            per: Duration::from_secs(count.checked_mul(unit_secs)?),
+            per: Duration::from_secs(count.saturating_mul(unit_secs)),
             window,
         })
     }
@@ -171,9 +182,16 @@ mod tests {
             window: None,
         };
         assert_eq!(r.delay(), Duration::from_secs(5));
-        let r = RequestRate::parse("1/18446744073709551615").unwrap();
-        assert_eq!(r.per, Duration::from_secs(u64::MAX));
-        assert_eq!(r.delay(), crate::limits::MAX_CRAWL_DELAY);
+        // Periods past `u64::MAX` seconds are kept at that.
+        for long in [
+            "1/18446744073709551615",
+            "1/99999999999999999999d",
+            "1/18446744073709551615m",
+        ] {
+            let r = RequestRate::parse(long).unwrap();
+            assert_eq!(r.per, Duration::from_secs(u64::MAX), "{long}");
+            assert_eq!(r.delay(), crate::limits::MAX_CRAWL_DELAY, "{long}");
+        }
         for bad in [
             "",
             "5",
@@ -183,7 +201,8 @@ mod tests {
             "a/b",
             "1/5 2500-2600",
             "1/5 0600-0845 x",
-            "1/99999999999999999999d",
+            // More requests than a `u32` holds.
+            "4294967296/5",
             // Digits only: no sign, which would also fill `HHMM`.
             "+1/5",
             "1/+5",

@@ -207,6 +207,32 @@ fn request_rate() {
     assert_eq!(robots.request_rate("SlowBot"), None);
 }
 
+/// A period too long for a `Duration` of whole seconds (`u64::MAX`) is a
+/// long period: kept at the longest, its delay a day
+/// (`limits::MAX_CRAWL_DELAY`), not an invalid value that leaves the
+/// crawler with no rate at all.
+#[test]
+fn a_request_rate_period_past_u64_seconds_is_the_longest() {
+    let day = keepout::limits::MAX_CRAWL_DELAY;
+    for long in [
+        "1/18446744073709551616",
+        "1/99999999999999999999",
+        "3/99999999999999999999d 0600-0845",
+        "1/18446744073709551615m",
+    ] {
+        let robots = Robots::parse(format!("User-agent: *\nRequest-rate: {long}\n"));
+        let rate = robots.request_rate("bot");
+        assert_eq!(
+            rate.map(|r| r.per),
+            Some(Duration::from_secs(u64::MAX)),
+            "{long}"
+        );
+        assert_eq!(rate.map(|r| r.delay()), Some(day), "{long}");
+        assert_eq!(robots.agent("bot").request_rate(), rate, "{long}");
+        assert!(robots.warnings().is_empty(), "{long}");
+    }
+}
+
 #[test]
 fn sitemaps_are_global_and_in_file_order() {
     let robots = Robots::parse(SITE);
