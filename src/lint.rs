@@ -95,8 +95,8 @@ pub enum WarningKind {
     /// user-agent line that names a crawler, it is only
     /// [`EmptyValue`](Self::EmptyValue).)
     EmptyUserAgentEndsGroup,
-    /// An empty value where one is required (sitemap, host, user-agent);
-    /// ignored.
+    /// An empty value where one is required (sitemap, host, user-agent,
+    /// crawl-delay, request-rate); ignored.
     EmptyValue {
         /// The directive with no value.
         directive: Directive,

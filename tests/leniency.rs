@@ -62,6 +62,47 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
     assert_eq!(warnings, [(3, WarningKind::EmptyValue { directive })]);
 }
 
+/// An extension line with no value is an empty value, as a sitemap or
+/// host line with none is, not an unreadable one; the line still sits in
+/// its group (a user-agent line after it joins the group).
+#[test]
+fn empty_extension_values_are_empty_not_invalid() {
+    let robots = Robots::parse(
+        "User-agent: a\nCrawl-delay:\nRequest-rate:   \nCrawl-delay: soon\nSitemap:\n",
+    );
+    assert_eq!(robots.crawl_delay("a"), None);
+    let warnings: Vec<_> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, w.kind.clone()))
+        .collect();
+    use keepout::Directive::{CrawlDelay, RequestRate, Sitemap};
+    assert_eq!(
+        warnings,
+        [
+            (
+                2,
+                WarningKind::EmptyValue {
+                    directive: CrawlDelay
+                }
+            ),
+            (
+                3,
+                WarningKind::EmptyValue {
+                    directive: RequestRate
+                }
+            ),
+            (
+                4,
+                WarningKind::InvalidValue {
+                    directive: CrawlDelay
+                }
+            ),
+            (5, WarningKind::EmptyValue { directive: Sitemap }),
+        ]
+    );
+}
+
 #[test]
 fn utf16_with_byte_order_mark_is_transcoded() {
     let text = "User-agent: *\r\nDisallow: /private\r\n";

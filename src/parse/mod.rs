@@ -634,6 +634,9 @@ impl Builder {
                     // A user-agent line after this one joins the group.
                     self.extension_in_run = Some(directive);
                 }
+                if value.is_empty() {
+                    return self.warn(line, WarningKind::EmptyValue { directive });
+                }
                 let group = self.extras.last_mut().expect("pushed above");
                 let text = std::str::from_utf8(value).unwrap_or("");
                 let duplicate = if directive == Directive::CrawlDelay {
