@@ -121,10 +121,8 @@ fn relative_reason(input: &str) -> String {
     // A host and path written without the scheme: say how to write it.
     let with_scheme = format!("https://{trimmed}");
     match Url::parse(&with_scheme) {
-        Ok(url) if url.as_str().trim_end_matches('/') == with_scheme.trim_end_matches('/') => {
-            format!("{reason}, such as \"{with_scheme}\"")
-        }
-        _ => reason.to_owned(),
+        Ok(_) => format!("{reason}, such as \"{with_scheme}\""),
+        Err(_) => reason.to_owned(),
     }
 }
 
