@@ -181,16 +181,22 @@ impl Coding {
 }
 
 /// Where a decoder writes: takes up to `cap` octets, then refuses more and
-/// says so (`full`). It keeps them, or hands them on to the decoder of the
-/// coding to undo next (the content coding, under a transfer coding).
+/// says so (`full`).
 struct Sink {
-    /// The octets kept: none when they are handed on.
-    bytes: Vec<u8>,
     /// How many octets were taken, kept or handed on.
     taken: usize,
     cap: usize,
     full: bool,
-    next: Option<Box<Next>>,
+    out: Out,
+}
+
+/// What a [`Sink`] does with the octets it takes.
+enum Out {
+    /// Keeps them: the end of the chain.
+    Keep(Vec<u8>),
+    /// Hands them on to the decoder of the coding to undo next (the content
+    /// coding, under a transfer coding).
+    Next(Box<Next>),
 }
 
 /// The decoder a [`Sink`] hands its octets on to.
@@ -216,9 +222,9 @@ impl Write for Sink {
             self.full = true;
             return Err(io::Error::other("the body limit is reached"));
         }
-        match &mut self.next {
-            None => self.bytes.extend_from_slice(&buf[..n]),
-            Some(next) => match next.decoder.decode(&buf[..n]) {
+        match &mut self.out {
+            Out::Keep(bytes) => bytes.extend_from_slice(&buf[..n]),
+            Out::Next(next) => match next.decoder.decode(&buf[..n]) {
                 Ok(Fed::More) => {}
                 Ok(Fed::Ended) => {
                     // The content coding's data ended within `buf`: the
@@ -248,24 +254,26 @@ impl Write for Sink {
 impl Sink {
     /// A sink keeping up to `cap` octets, with room for `capacity`.
     fn new(capacity: usize, cap: usize) -> Sink {
-        Sink {
-            bytes: Vec::with_capacity(capacity),
-            taken: 0,
-            cap,
-            full: false,
-            next: None,
-        }
+        Sink::with(Out::Keep(Vec::with_capacity(capacity)), cap)
     }
 
     /// A sink handing up to `cap` octets on to `decoder`.
     fn to(decoder: Decoder, cap: usize) -> Sink {
+        let next = Next {
+            decoder,
+            ended: false,
+            failed: false,
+        };
+        Sink::with(Out::Next(Box::new(next)), cap)
+    }
+
+    /// A sink taking up to `cap` octets into `out`.
+    fn with(out: Out, cap: usize) -> Sink {
         Sink {
-            next: Some(Box::new(Next {
-                decoder,
-                ended: false,
-                failed: false,
-            })),
-            ..Sink::new(0, cap)
+            taken: 0,
+            cap,
+            full: false,
+            out,
         }
     }
 
@@ -277,45 +285,46 @@ impl Sink {
     /// Whether this sink, or one after it, has refused octets.
     fn is_full(&mut self) -> bool {
         self.full
-            || self
-                .next
-                .as_mut()
-                .is_some_and(|n| n.decoder.sink().is_full())
+            || match &mut self.out {
+                Out::Keep(_) => false,
+                Out::Next(next) => next.decoder.sink().is_full(),
+            }
     }
 
     /// Whether this sink, or one after it, has taken all it can.
     fn at_cap(&mut self) -> bool {
         self.taken == self.cap
-            || self
-                .next
-                .as_mut()
-                .is_some_and(|n| n.decoder.sink().at_cap())
+            || match &mut self.out {
+                Out::Keep(_) => false,
+                Out::Next(next) => next.decoder.sink().at_cap(),
+            }
     }
 
     /// The octets kept, at the end of the chain.
     fn kept(&mut self) -> &mut Vec<u8> {
-        match &mut self.next {
-            None => &mut self.bytes,
-            Some(next) => next.decoder.sink().kept(),
+        match &mut self.out {
+            Out::Keep(bytes) => bytes,
+            Out::Next(next) => next.decoder.sink().kept(),
         }
     }
 
     /// Whether the next decoder's data has ended: the body is complete.
     fn next_ended(&self) -> bool {
-        self.next.as_ref().is_some_and(|next| next.ended)
+        matches!(&self.out, Out::Next(next) if next.ended)
     }
 
     /// Whether the next decoder failed.
     fn next_failed(&self) -> bool {
-        self.next.as_ref().is_some_and(|next| next.failed)
+        matches!(&self.out, Out::Next(next) if next.failed)
     }
 
     /// Ends the next decoder's data, as the data it is handed has ended:
     /// an error if that stops short.
     fn end(&mut self) -> io::Result<()> {
-        match &mut self.next {
-            Some(next) if !next.ended => next.decoder.finish().inspect_err(|_| next.failed = true),
-            _ => Ok(()),
+        match &mut self.out {
+            Out::Keep(_) => Ok(()),
+            Out::Next(next) if next.ended => Ok(()),
+            Out::Next(next) => next.decoder.finish().inspect_err(|_| next.failed = true),
         }
     }
 }
