@@ -402,6 +402,35 @@ async fn stdin_batch_keeps_order_and_skips_comments() {
     );
 }
 
+#[tokio::test]
+async fn a_byte_order_mark_starting_stdin_is_not_part_of_the_first_url() {
+    // As an editor on Windows saves a list (Notepad, PowerShell 5's
+    // Out-File): a UTF-8 BOM, then CRLF lines.
+    let stdin = "\u{feff}https://example.com/private/1\r\nhttps://example.com/open\r\n";
+    let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], stdin).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[1..],
+        [
+            "DISALLOWED https://example.com/private/1  line 6: Disallow: /private  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/open  no rule matches  (group at line 5: User-agent: *)",
+        ]
+    );
+    // Only at the start of stdin: later, it is not white space.
+    let run = keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        "https://example.com/\n\u{feff}https://example.com/b\n",
+    )
+    .await;
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("keepout: error: stdin line 2: invalid URL"),
+        "{}",
+        run.stderr
+    );
+}
+
 // --- bad input: exit 2 and one line naming what was wrong ---
 
 #[tokio::test]

@@ -118,6 +118,12 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
                 }
                 Ok(_) => match std::str::from_utf8(&line) {
                     Ok(text) => {
+                        // A byte order mark starting stdin (as editors on
+                        // Windows save UTF-8) is no part of the first line.
+                        let text = match n {
+                            1 => text.strip_prefix('\u{feff}').unwrap_or(text),
+                            _ => text,
+                        };
                         let url = text.trim();
                         if !url.is_empty() && !url.starts_with('#') {
                             chunk.push(Ok((url.to_owned(), n)));
