@@ -457,9 +457,23 @@ async fn bad_input_exits_2_with_one_line() {
     keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &long)
         .await
         .assert_bad_input("stdin line 1: longer than 65536 octets");
-    let longest = format!("https://example.com/{}\n", "a".repeat(65_536 - 20));
-    let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &longest).await;
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The limit is on the line, not its end: CRLF, LF or none at all.
+    let longest = format!("https://example.com/{}", "a".repeat(65_536 - 20));
+    for stdin in [
+        format!("{longest}\nhttps://example.com/b\n"),
+        format!("{longest}\r\nhttps://example.com/b\r\n"),
+        longest.clone(),
+    ] {
+        let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &stdin).await;
+        assert_eq!(run.code, 0, "{:?}: {}", &stdin[65_530..], run.stderr);
+        assert_eq!(run.lines().len(), stdin.lines().count() + 1);
+    }
+    keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        format!("{longest}a\r\n"),
+    )
+    .await
+    .assert_bad_input("stdin line 1: longer than 65536 octets");
     // A bad line in a batch names its line, and stops the run there: the
     // lines before it have their verdicts, the lines after it none.
     for (stdin, error) in [

@@ -104,13 +104,14 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
         for n in 1.. {
             line.clear();
             // Lines as octets, so that one that is not UTF-8 can be named;
-            // one octet past the longest line allowed, to know it is longer.
+            // with room for its end (CRLF), and one octet more, to know it
+            // is longer than the longest line allowed.
             let read = (&mut stdin)
-                .take(MAX_URL_LINE as u64 + 1)
+                .take(MAX_URL_LINE as u64 + 2)
                 .read_until(b'\n', &mut line);
             let end = match read {
                 Ok(0) => true,
-                Ok(len) if len > MAX_URL_LINE && line.last() != Some(&b'\n') => {
+                Ok(_) if without_end(&line).len() > MAX_URL_LINE => {
                     chunk.push(Err(Failure::Input(format!(
                         "stdin line {n}: longer than {MAX_URL_LINE} octets (a URL to check is shorter)"
                     ))));
@@ -158,4 +159,12 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
         }
     });
     receiver
+}
+
+/// A line read without its end, LF or CRLF.
+fn without_end(line: &[u8]) -> &[u8] {
+    match line.strip_suffix(b"\n") {
+        Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+        None => line,
+    }
 }
