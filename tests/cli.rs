@@ -1052,6 +1052,37 @@ async fn output_closed_early_keeps_the_exit_status() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
+/// Stderr closed early too (`2>&1 | head -1`): the error or note that
+/// cannot be written is dropped, and the exit status is the run's, not a
+/// panic's 101.
+#[tokio::test]
+async fn stderr_closed_early_keeps_the_exit_status() {
+    let server = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    let robots = server.uri();
+    for (args, code) in [
+        // An error: exit status 2.
+        (
+            &["check", "-a", "SomeBot", "-r", FILE, "example.com/x"][..],
+            2,
+        ),
+        // A note, on a run with every URL allowed: 0.
+        (
+            &["check", "-a", "SomeBot", "-r", &robots, "https://e.com/y"],
+            0,
+        ),
+    ] {
+        let mut child = spawn(args);
+        drop(child.stderr.take());
+        drop(child.stdin.take());
+        let out = child.wait_with_output().await.unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+}
+
 // --- show ---
 
 #[tokio::test]

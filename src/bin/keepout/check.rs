@@ -180,8 +180,10 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     let result = result.and_then(|()| Ok(run.printer.out.flush()?));
     if let (Some(origin), 1..) = (&run.robots_origin, run.elsewhere) {
         // Asked for, so done; but a robots.txt governs its own origin only
-        // (RFC 9309 section 2.3).
-        eprintln!(
+        // (RFC 9309 section 2.3). Not `eprintln!`, which panics when
+        // stderr is closed.
+        let _ = writeln!(
+            std::io::stderr(),
             "keepout: note: {} of the URLs are not on {origin}, whose robots.txt is applied to them as asked but does not govern them",
             run.elsewhere
         );

@@ -12,7 +12,7 @@ mod show;
 mod source;
 mod urls;
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -118,6 +118,7 @@ fn main() -> ExitCode {
 
 /// Prints the one-line error and returns exit code 2.
 fn fail(message: &str) -> ExitCode {
-    eprintln!("keepout: error: {message}");
+    // Not `eprintln!`, which panics when stderr is closed (`2>&1 | head`).
+    let _ = writeln!(io::stderr(), "keepout: error: {message}");
     ExitCode::from(2)
 }
