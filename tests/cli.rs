@@ -922,6 +922,32 @@ async fn robots_url_option_fetches_that_origin_once() {
     )
     .await;
     assert_eq!((run.code, run.stderr.as_str()), (1, ""));
+    // One URL elsewhere: the note says so in the singular.
+    let one = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "ExampleBot",
+            "--robots",
+            &format!("{}/robots.txt", one.uri()),
+            &format!("{}/x", one.uri()),
+            "https://elsewhere.example/y",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(
+        run.stderr.trim_end(),
+        format!(
+            "keepout: note: 1 of the URLs is not on {}, whose robots.txt is applied to it as asked but does not govern it",
+            one.uri()
+        )
+    );
 }
 
 /// With no URL on stdin, or a bad first line, nothing is fetched, not even

@@ -38,7 +38,9 @@ Examples:
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The crawler: a product token (ExampleBot) or a whole User-Agent
-    /// value, whose leading product token is used. Required: there is no
+    /// value, whose leading product token is used, or in the
+    /// browser-compatible form the one after `(compatible;`
+    /// (`Mozilla/5.0 (compatible; ExampleBot/2.1)` is ExampleBot). Required: there is no
     /// default crawler name; pass `*` to see what the `*` group says.
     #[arg(short, long, value_name = "AGENT")]
     agent: String,
@@ -182,10 +184,13 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         // Asked for, so done; but a robots.txt governs its own origin only
         // (RFC 9309 section 2.3). Not `eprintln!`, which panics when
         // stderr is closed.
+        let (count, are) = match run.elsewhere {
+            1 => (String::from("1 of the URLs is"), "it"),
+            n => (format!("{n} of the URLs are"), "them"),
+        };
         let _ = writeln!(
             std::io::stderr(),
-            "keepout: note: {} of the URLs are not on {origin}, whose robots.txt is applied to them as asked but does not govern them",
-            run.elsewhere
+            "keepout: note: {count} not on {origin}, whose robots.txt is applied to {are} as asked but does not govern {are}"
         );
     }
     match result {
