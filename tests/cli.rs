@@ -948,6 +948,29 @@ async fn robots_url_option_fetches_that_origin_once() {
             one.uri()
         )
     );
+    // A bad line after such a URL: the error is the one line on stderr.
+    let again = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+        1,
+    )
+    .await;
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "ExampleBot",
+            "--robots",
+            &format!("{}/robots.txt", again.uri()),
+            "-",
+        ],
+        "https://elsewhere.example/y\nnot a url\n",
+    )
+    .await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.lines().len(), 2, "the summary and one verdict");
+    let stderr: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(stderr.len(), 1, "{}", run.stderr);
+    assert!(stderr[0].starts_with("keepout: error: stdin line 2: invalid URL"));
 }
 
 /// With no URL on stdin, or a bad first line, nothing is fetched, not even

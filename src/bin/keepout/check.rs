@@ -180,7 +180,9 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     };
     run.progress.finish();
     let result = result.and_then(|()| Ok(run.printer.out.flush()?));
-    if let (Some(origin), 1..) = (&run.robots_origin, run.elsewhere) {
+    // Bad input is reported in one line, the error alone.
+    let bad_input = matches!(result, Err(Failure::Input(_)));
+    if let (Some(origin), 1.., false) = (&run.robots_origin, run.elsewhere, bad_input) {
         // Asked for, so done; but a robots.txt governs its own origin only
         // (RFC 9309 section 2.3). Not `eprintln!`, which panics when
         // stderr is closed.
