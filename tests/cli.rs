@@ -903,69 +903,36 @@ async fn robots_url_option_fetches_that_origin_once() {
             server.uri()
         )
     );
+    // The runs below each fetch a robots.txt of their own, once: `{own}`
+    // in a URL is that server's address.
+    let on_own = |urls: &'static [&'static str], stdin: &'static str| async move {
+        let own = serve(
+            ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
+            1,
+        )
+        .await;
+        let robots = format!("{}/robots.txt", own.uri());
+        let urls: Vec<String> = urls
+            .iter()
+            .map(|u| u.replace("{own}", &own.uri()))
+            .collect();
+        let mut args = vec!["check", "-a", "ExampleBot", "--robots", &robots];
+        args.extend(urls.iter().map(String::as_str));
+        (keepout(&args, stdin).await, own.uri())
+    };
     // None for URLs on the origin itself.
-    let own = serve(
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
-        1,
-    )
-    .await;
-    let run = keepout(
-        &[
-            "check",
-            "-a",
-            "ExampleBot",
-            "--robots",
-            &format!("{}/robots.txt", own.uri()),
-            &format!("{}/x", own.uri()),
-        ],
-        "",
-    )
-    .await;
+    let (run, _) = on_own(&["{own}/x"], "").await;
     assert_eq!((run.code, run.stderr.as_str()), (1, ""));
     // One URL elsewhere: the note says so in the singular.
-    let one = serve(
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
-        1,
-    )
-    .await;
-    let run = keepout(
-        &[
-            "check",
-            "-a",
-            "ExampleBot",
-            "--robots",
-            &format!("{}/robots.txt", one.uri()),
-            &format!("{}/x", one.uri()),
-            "https://elsewhere.example/y",
-        ],
-        "",
-    )
-    .await;
+    let (run, own) = on_own(&["{own}/x", "https://elsewhere.example/y"], "").await;
     assert_eq!(
         run.stderr.trim_end(),
         format!(
-            "keepout: note: 1 of the URLs is not on {}, whose robots.txt is applied to it as asked but does not govern it",
-            one.uri()
+            "keepout: note: 1 of the URLs is not on {own}, whose robots.txt is applied to it as asked but does not govern it"
         )
     );
     // A bad line after such a URL: the error is the one line on stderr.
-    let again = serve(
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
-        1,
-    )
-    .await;
-    let run = keepout(
-        &[
-            "check",
-            "-a",
-            "ExampleBot",
-            "--robots",
-            &format!("{}/robots.txt", again.uri()),
-            "-",
-        ],
-        "https://elsewhere.example/y\nnot a url\n",
-    )
-    .await;
+    let (run, _) = on_own(&["-"], "https://elsewhere.example/y\nnot a url\n").await;
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(run.lines().len(), 2, "the summary and one verdict");
     let stderr: Vec<&str> = run.stderr.lines().collect();
