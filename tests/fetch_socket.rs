@@ -282,25 +282,34 @@ async fn chunked_stall_right_at_the_cap_is_a_cut_not_a_timeout() {
         // A line cut by the cap, which read whole would allow nothing.
         body.extend_from_slice(b"\nDisallow: /");
         assert_eq!(body.len(), MIN_BODY_LIMIT);
-        let _ = socket.write_all(head.as_bytes()).await;
-        let _ = socket
-            .write_all(format!("{:X}\r\n", body.len()).as_bytes())
-            .await;
-        let _ = socket.write_all(&body).await;
-        let _ = socket.write_all(b"\r\n").await;
-        // Then nothing, until the client hangs up.
-        let _ = socket.read(&mut [0u8; 1]).await;
+        one_chunk_then_stall(&mut socket, head, &body).await;
     })
     .await;
     let base = format!("http://{addr}");
-    let fetcher = Fetcher::builder()
-        .timeout(Duration::from_secs(1))
-        .build()
-        .unwrap();
 
-    let robots = fetch_within(&fetcher, &base, Duration::from_secs(4)).await;
+    let robots = fetch_within(&fetcher_of_one_second(), &base, Duration::from_secs(4)).await;
 
     assert_cut_at_cap(&robots, &base);
+}
+
+/// A fetcher whose deadline (1 s) comes soon after a stall starts.
+fn fetcher_of_one_second() -> Fetcher {
+    Fetcher::builder()
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap()
+}
+
+/// Writes `head`, then `data` as one chunk of a chunked body; then neither
+/// more of the body nor its end, until the client hangs up.
+async fn one_chunk_then_stall(socket: &mut TcpStream, head: &str, data: &[u8]) {
+    let _ = socket.write_all(head.as_bytes()).await;
+    let _ = socket
+        .write_all(format!("{:X}\r\n", data.len()).as_bytes())
+        .await;
+    let _ = socket.write_all(data).await;
+    let _ = socket.write_all(b"\r\n").await;
+    let _ = socket.read(&mut [0u8; 1]).await;
 }
 
 /// Sends, chunked, one chunk of gzip data that inflates to `decoded`
@@ -319,14 +328,7 @@ async fn gzip_then_stall(mut socket: TcpStream, decoded: usize) {
     gz.write_all(&text).unwrap();
     gz.flush().unwrap();
     let data = std::mem::take(gz.get_mut());
-    let _ = socket.write_all(head.as_bytes()).await;
-    let _ = socket
-        .write_all(format!("{:X}\r\n", data.len()).as_bytes())
-        .await;
-    let _ = socket.write_all(&data).await;
-    let _ = socket.write_all(b"\r\n").await;
-    // Then nothing, until the client hangs up.
-    let _ = socket.read(&mut [0u8; 1]).await;
+    one_chunk_then_stall(&mut socket, head, &data).await;
 }
 
 /// A few KiB of gzip that inflate past the cap, then a stall: the body is
@@ -352,12 +354,8 @@ async fn gzip_past_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
 async fn gzip_up_to_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
     let addr = raw_server(|socket| gzip_then_stall(socket, MIN_BODY_LIMIT)).await;
     let base = format!("http://{addr}");
-    let fetcher = Fetcher::builder()
-        .timeout(Duration::from_secs(1))
-        .build()
-        .unwrap();
 
-    let robots = fetch_within(&fetcher, &base, Duration::from_secs(4)).await;
+    let robots = fetch_within(&fetcher_of_one_second(), &base, Duration::from_secs(4)).await;
 
     assert_cut_at_cap(&robots, &base);
 }
