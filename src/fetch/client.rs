@@ -271,7 +271,8 @@ impl FetcherBuilder {
     }
 
     /// The `User-Agent` header sent with every request (also with a client
-    /// given to [`client`](Self::client)). Must be visible ASCII.
+    /// given to [`client`](Self::client)). Must be visible ASCII, and not
+    /// blank.
     pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
         self.user_agent = Some(user_agent.into());
         self
@@ -372,14 +373,17 @@ impl FetcherBuilder {
     pub fn build(self) -> Result<Fetcher, Error> {
         let invalid = |option, reason: String| Error::InvalidConfig { option, reason };
         let ua_text = self.user_agent.as_deref().unwrap_or(DEFAULT_USER_AGENT);
+        // Spaces and tabs alone are no value: a receiver trims them away
+        // (RFC 9110 section 5.5).
+        let blank = ua_text.trim_matches([' ', '\t']).is_empty();
         let user_agent = HeaderValue::from_str(ua_text)
             .ok()
-            .filter(|v| !v.is_empty() && v.to_str().is_ok())
+            .filter(|v| !blank && v.to_str().is_ok())
             .ok_or_else(|| {
                 invalid(
                     "user_agent",
                     format!(
-                        "{ua_text:?} is not a valid header value: it must be visible ASCII (spaces and tabs allowed) and not empty"
+                        "{ua_text:?} is not a valid header value: it must be visible ASCII (spaces and tabs allowed) and not empty or blank"
                     ),
                 )
             })?;
@@ -602,6 +606,12 @@ mod tests {
         let cases = [
             (Fetcher::builder().body_limit(1000), "body_limit"),
             (Fetcher::builder().user_agent("bot\n1"), "user_agent"),
+            // Blank: no User-Agent at all once the receiver trims it.
+            (Fetcher::builder().user_agent(" \t "), "user_agent"),
+            (
+                Fetcher::builder().user_agent("  ").product_token("bot"),
+                "user_agent",
+            ),
             (Fetcher::builder().product_token("bot/1"), "product_token"),
             (Fetcher::builder().timeout(Duration::ZERO), "timeout"),
             (
