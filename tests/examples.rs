@@ -1,0 +1,74 @@
+//! The example programs under `examples/`: a bad argument is refused with a
+//! usage line and exit status 2, promptly, never a panic.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Builds the example `name` as `cargo test` does (same features, so it
+/// is fresh after a full test build) and returns its executable.
+fn example(name: &str) -> PathBuf {
+    let mut features = Vec::new();
+    if cfg!(feature = "cli") {
+        features.push("cli");
+    }
+    if cfg!(feature = "__fuzz") {
+        features.push("__fuzz");
+    }
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.args(["build", "--message-format=json", "--example", name]);
+    if !features.is_empty() {
+        cargo.args(["--features", &features.join(",")]);
+    }
+    let out = cargo
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo build --example {name} failed");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let key = "\"executable\":\"";
+    stdout
+        .lines()
+        .filter(|line| line.contains(&format!("\"name\":\"{name}\"")))
+        .find_map(|line| {
+            let at = line.find(key)? + key.len();
+            let end = at + line[at..].find('"')?;
+            Some(PathBuf::from(&line[at..end]))
+        })
+        .unwrap_or_else(|| panic!("no executable for example {name}"))
+}
+
+/// Runs `program` with `args`: its exit code and stderr, or a failure if
+/// it takes more than ten seconds (it is then killed).
+fn run(program: &PathBuf, args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?}: still running after 10 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn stream_memory_refuses_an_unknown_mode() {
+    let program = example("stream_memory");
+    let (code, stderr) = run(&program, &["bogus"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("unknown mode \"bogus\""), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
