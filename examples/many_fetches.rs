@@ -15,9 +15,12 @@
 //! connection too: it is an upper bound on the fetcher's cost.
 //!
 //! Exits with an error if any fetch did not end in the served rules, or if
-//! the run takes over a minute.
+//! the run takes over a minute; with status 2, before it starts, for an
+//! argument that is not a whole number, no fetches, no concurrency, or an
+//! answer delay over 10 s (a third of the fetch timeout).
 
 use std::net::SocketAddr;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -31,6 +34,8 @@ const RULES: &str = "User-agent: *\nDisallow: /private\n";
 const SERVERS: usize = 16;
 /// The whole run must end within this.
 const DEADLINE: Duration = Duration::from_secs(60);
+/// Each fetch's timeout.
+const FETCH_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Peak and current resident memory, in KiB.
 fn memory() -> (u64, u64) {
@@ -86,29 +91,50 @@ async fn answer(mut socket: TcpStream, delay: Duration) {
     }
 }
 
+/// The `n`th argument (`name` in the usage line), a whole number within
+/// `range`, or `default` when it is not given; anything else ends the run
+/// with status 2.
+fn argument(n: usize, name: &str, default: u64, range: RangeInclusive<u64>) -> u64 {
+    let Some(arg) = std::env::args().nth(n) else {
+        return default;
+    };
+    match arg.parse() {
+        Ok(value) if range.contains(&value) => value,
+        _ => {
+            eprintln!(
+                "{name} must be a whole number from {} to {}, not {arg:?}",
+                range.start(),
+                range.end()
+            );
+            eprintln!("usage: many_fetches [fetches] [concurrency] [delay_ms]");
+            std::process::exit(2);
+        }
+    }
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut number = |default: u64| {
-        args.next()
-            .map_or(default, |a| a.parse().expect("a whole number"))
-    };
-    let fetches = number(10_000) as usize;
-    let concurrency = number(256) as usize;
-    let delay = Duration::from_millis(number(300));
+    let fetches = argument(1, "fetches", 10_000, 1..=usize::MAX as u64) as usize;
+    // At least one permit, and no more than a semaphore holds.
+    let most = Semaphore::MAX_PERMITS as u64;
+    let concurrency = argument(2, "concurrency", 256, 1..=most) as usize;
+    // Answers well within the fetch timeout, which would end slower ones.
+    let most = FETCH_TIMEOUT.as_millis() as u64 / 3;
+    let delay = Duration::from_millis(argument(3, "delay_ms", 300, 0..=most));
 
     let mut servers = Vec::new();
     for _ in 0..SERVERS {
         servers.push(slow_server(delay).await);
     }
-    let fetcher = Fetcher::builder()
-        .timeout(Duration::from_secs(30))
-        .build()
-        .unwrap();
+    let fetcher = Fetcher::builder().timeout(FETCH_TIMEOUT).build().unwrap();
     // Warm up the runtime, client and allocator with one fetch per server.
     for addr in &servers {
         let robots = fetcher.fetch(format!("http://{addr}/")).await.unwrap();
-        assert!(robots.fetch_outcome().unwrap().result().is_fetched());
+        let outcome = robots.fetch_outcome().unwrap();
+        if !outcome.result().is_fetched() {
+            eprintln!("warming up: {outcome}");
+            std::process::exit(1);
+        }
     }
     let future_size = std::mem::size_of_val(&fetcher.fetch("http://127.0.0.1/"));
     let (hwm_before, rss_before) = memory();

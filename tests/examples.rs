@@ -72,3 +72,27 @@ fn stream_memory_refuses_an_unknown_mode() {
     assert!(stderr.contains("unknown mode \"bogus\""), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn many_fetches_refuses_bad_arguments() {
+    let program = example("many_fetches");
+    for (args, says) in [
+        (&["many"][..], "fetches"),
+        (&["-5"], "fetches"),
+        (&["0"], "fetches"),
+        (&["10", "x"], "concurrency"),
+        // No permit ever: every fetch would wait out the deadline.
+        (&["10", "0"], "concurrency"),
+        // More than a Tokio semaphore holds.
+        (&["10", "4611686018427387904"], "concurrency"),
+        // Near or past the fetch timeout: fetches would time out.
+        (&["10", "10", "29999"], "delay_ms"),
+        (&["10", "10", "40000"], "delay_ms"),
+    ] {
+        let (code, stderr) = run(&program, args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(stderr.contains("usage"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
