@@ -43,10 +43,18 @@ const DEFAULT_URLS: &[&str] = &[
 
 #[tokio::main]
 async fn main() -> Result<(), keepout::Error> {
-    let mut urls: Vec<String> = std::env::args().skip(1).collect();
-    if urls.is_empty() {
-        urls = DEFAULT_URLS.iter().map(|u| u.to_string()).collect();
-    }
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    let urls: Vec<String> = if args.is_empty() {
+        DEFAULT_URLS.iter().map(|u| u.to_string()).collect()
+    } else {
+        args.into_iter()
+            .filter_map(|arg| {
+                arg.into_string()
+                    .map_err(|arg| eprintln!("skip {}: not UTF-8", arg.to_string_lossy()))
+                    .ok()
+            })
+            .collect()
+    };
 
     // Group by origin (scheme, host, port): the unit robots.txt applies to.
     let mut by_origin: BTreeMap<String, Vec<String>> = BTreeMap::new();

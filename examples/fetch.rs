@@ -11,11 +11,17 @@ use keepout::Robots;
 
 #[tokio::main]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let Some(site) = args.next() else {
+    let usage = || -> ! {
         eprintln!("usage: fetch URL [AGENT] [URL...]");
         std::process::exit(2);
     };
+    let mut args = std::env::args_os().skip(1).map(|arg| {
+        arg.into_string().unwrap_or_else(|arg| {
+            eprintln!("not UTF-8: {arg:?}");
+            usage()
+        })
+    });
+    let Some(site) = args.next() else { usage() };
     let agent = args.next().unwrap_or_else(|| "keepout".to_owned());
     let mut urls: Vec<String> = args.collect();
     if urls.is_empty() {

@@ -95,11 +95,11 @@ async fn answer(mut socket: TcpStream, delay: Duration) {
 /// `range`, or `default` when it is not given; anything else ends the run
 /// with status 2.
 fn argument(n: usize, name: &str, default: u64, range: RangeInclusive<u64>) -> u64 {
-    let Some(arg) = std::env::args().nth(n) else {
+    let Some(arg) = std::env::args_os().nth(n) else {
         return default;
     };
-    match arg.parse() {
-        Ok(value) if range.contains(&value) => value,
+    match arg.to_str().map(str::parse) {
+        Some(Ok(value)) if range.contains(&value) => value,
         _ => {
             eprintln!(
                 "{name} must be a whole number from {} to {}, not {arg:?}",

@@ -68,7 +68,7 @@ const NOT_ROBOTS: [&str; 3] = [
 ];
 
 fn main() {
-    let all = std::env::args().any(|a| a == "--all");
+    let all = std::env::args_os().any(|a| a == "--all");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/data/corpus")

@@ -146,7 +146,7 @@ const MODES: [(&str, Mode, &str); 4] = [
 
 #[tokio::main]
 async fn main() {
-    let modes = match std::env::args().nth(1) {
+    let modes = match std::env::args_os().nth(1) {
         Some(arg) => match MODES.iter().find(|(name, ..)| *name == arg) {
             Some(&mode) => vec![mode],
             None => {

@@ -1,6 +1,8 @@
 //! The example programs under `examples/`: a bad argument is refused with a
 //! usage line and exit status 2, promptly, never a panic.
 
+use std::ffi::OsStr;
+use std::fmt::Debug;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -41,7 +43,7 @@ fn example(name: &str) -> PathBuf {
 
 /// Runs `program` with `args`: its exit code and stderr, or a failure if
 /// it takes more than ten seconds (it is then killed).
-fn run(program: &PathBuf, args: &[&str]) -> (Option<i32>, String) {
+fn run<S: AsRef<OsStr> + Debug>(program: &PathBuf, args: &[S]) -> (Option<i32>, String) {
     let mut child = Command::new(program)
         .args(args)
         .stdout(Stdio::null())
@@ -94,5 +96,27 @@ fn many_fetches_refuses_bad_arguments() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(stderr.contains("usage"), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// An argument that is not UTF-8, on which `std::env::args` panics, is
+/// refused with status 2, or by the crawler skipped (and by the memory
+/// report ignored, as any argument but `--all` is).
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = OsStr::from_bytes(b"\xff");
+    for (name, want, says) in [
+        ("fetch", 2, "not UTF-8"),
+        ("crawler", 0, "not UTF-8"),
+        ("memory", 0, ""),
+        ("stream_memory", 2, "unknown mode"),
+        ("many_fetches", 2, "fetches"),
+    ] {
+        let (code, stderr) = run(&example(name), &[bad]);
+        assert_eq!(code, Some(want), "{name}: {stderr}");
+        assert!(stderr.contains(says), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
     }
 }
