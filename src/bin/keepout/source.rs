@@ -165,18 +165,7 @@ fn read_local(from: impl Read, extent: Extent, max: usize) -> std::io::Result<Lo
 /// The complete lines of `head`: up to its last line end (LF or CR, as the
 /// parser ends lines).
 fn complete_lines(head: &[u8]) -> &[u8] {
-    // In UTF-16 (by its BOM, or by the shape `Robots::parse` reads too:
-    // ASCII with every other octet zero) a line ends at a whole code unit,
-    // `0A 00` little-endian or `00 0A` big-endian; a lone `0A` octet may
-    // be half of one, or of another character.
-    let low = match *head {
-        [0xFF, 0xFE, ..] => Some(0),
-        [a, 0, b, 0, ..] if a != 0 && b != 0 => Some(0),
-        [0xFE, 0xFF, ..] => Some(1),
-        [0, a, 0, b, ..] if a != 0 && b != 0 => Some(1),
-        _ => None,
-    };
-    let end = match low {
+    let end = match utf16_low(head) {
         None => head
             .iter()
             .rposition(|&b| b == b'\n' || b == b'\r')
@@ -187,6 +176,21 @@ fn complete_lines(head: &[u8]) -> &[u8] {
             .map_or(0, |k| 2 * k + 2),
     };
     &head[..end]
+}
+
+/// In UTF-16 (by its BOM, or by the shape `Robots::parse` reads too: ASCII
+/// with every other octet zero), the index of the low octet in a code unit
+/// of `head`: 0 little-endian, 1 big-endian. A line then ends at a whole
+/// code unit, `0A 00` little-endian or `00 0A` big-endian; a lone `0A`
+/// octet may be half of one, or of another character.
+fn utf16_low(head: &[u8]) -> Option<usize> {
+    match *head {
+        [0xFF, 0xFE, ..] => Some(0),
+        [a, 0, b, 0, ..] if a != 0 && b != 0 => Some(0),
+        [0xFE, 0xFF, ..] => Some(1),
+        [0, a, 0, b, ..] if a != 0 && b != 0 => Some(1),
+        _ => None,
+    }
 }
 
 /// A robots.txt, parsed, and where it came from.
@@ -245,14 +249,25 @@ impl LocalFile {
 
 /// The line holding the first byte past [`MIN_BODY_LIMIT`], if the file
 /// (of `len` bytes, of which `bytes` are the first) is that long. Lines end
-/// as the parser ends them: LF, CR or CRLF (RFC 9309 section 2.2).
+/// as the parser ends them: LF, CR or CRLF (RFC 9309 section 2.2), in
+/// UTF-16 code units for a file in UTF-16 (see [`utf16_low`]).
 fn cap_line(bytes: &[u8], len: usize) -> Option<u32> {
     (len > MIN_BODY_LIMIT && bytes.len() >= MIN_BODY_LIMIT).then(|| {
         let head = &bytes[..MIN_BODY_LIMIT];
-        let ends = head
+        // Each unit as a character: an octet, or a UTF-16 code unit (with a
+        // high octet, not a line end).
+        let units: std::borrow::Cow<'_, [u8]> = match utf16_low(head) {
+            None => head.into(),
+            Some(low) => head
+                .chunks_exact(2)
+                .map(|unit| if unit[1 - low] == 0 { unit[low] } else { 0xFF })
+                .collect::<Vec<u8>>()
+                .into(),
+        };
+        let ends = units
             .iter()
             .enumerate()
-            .filter(|&(i, &b)| b == b'\r' || (b == b'\n' && (i == 0 || head[i - 1] != b'\r')))
+            .filter(|&(i, &b)| b == b'\r' || (b == b'\n' && (i == 0 || units[i - 1] != b'\r')))
             .count();
         1 + ends as u32
     })
@@ -275,6 +290,43 @@ mod tests {
             );
         }
         assert_eq!(cap_line(b"short\r", 6), None);
+    }
+
+    /// In UTF-16 a line ends at a whole code unit: CRLF is one line end
+    /// (`0D 00 0A 00`), and a `0A` octet in another character is none.
+    #[test]
+    fn cap_line_counts_utf16_code_units() {
+        let utf16 = |text: &str, le: bool| -> Vec<u8> {
+            text.encode_utf16()
+                .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+                .collect()
+        };
+        for end in ["\n", "\r", "\r\n"] {
+            // `Ċ` is U+010A: an `0A` octet in either byte order.
+            let text = format!("Disallow: /\u{10a}{end}").repeat(MIN_BODY_LIMIT / 10);
+            let line_len = 2 * (12 + end.len());
+            for le in [true, false] {
+                let mut body = if le {
+                    vec![0xFF, 0xFE]
+                } else {
+                    vec![0xFE, 0xFF]
+                };
+                body.extend(utf16(&text, le));
+                let want = (MIN_BODY_LIMIT - 2) / line_len + 1;
+                assert_eq!(
+                    cap_line(&body, body.len()),
+                    Some(want as u32),
+                    "{end:?}, le: {le}, BOM"
+                );
+                // And without a byte order mark, told by its shape.
+                let body = utf16(&text, le);
+                assert_eq!(
+                    cap_line(&body, body.len()),
+                    Some((MIN_BODY_LIMIT / line_len + 1) as u32),
+                    "{end:?}, le: {le}"
+                );
+            }
+        }
     }
 
     #[test]
