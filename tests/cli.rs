@@ -686,6 +686,27 @@ async fn unavailable_origin_allows_everything() {
     );
 }
 
+/// 429 is the 4xx that disallows everything (as Google treats it), and
+/// `check --help`, which says what each status means, says so.
+#[tokio::test]
+async fn too_many_requests_disallows_everything_as_the_help_says() {
+    let server = serve(ResponseTemplate::new(429), 1).await;
+    let base = server.uri();
+    let run = keepout(&["check", "-a", "ExampleBot", &format!("{base}/")], "").await;
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.lines()[1],
+        format!("DISALLOWED {base}/  robots.txt unreachable, everything disallowed")
+    );
+    let help = keepout(&["check", "--help"], "").await;
+    let help = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        !help.contains("a 4xx means everything is allowed, a 5xx"),
+        "{help}"
+    );
+    assert!(help.contains("429"), "{help}");
+}
+
 #[tokio::test]
 async fn user_agent_option_is_the_fetch_header() {
     let server = MockServer::start().await;

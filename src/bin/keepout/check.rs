@@ -17,8 +17,9 @@ use crate::{Failure, FetchArgs};
 pub const AFTER_HELP: &str = "\
 Without --robots, the robots.txt of each URL's origin (scheme, host, port) is
 fetched once (again only after --keep-origins let it go), following
-redirects; a 4xx means everything is allowed, a 5xx or
-a network failure that everything is disallowed (RFC 9309 section 2.3.1).
+redirects; a 4xx means everything is allowed, but a 429 (as Google treats
+it), a 5xx or a network failure that everything is disallowed (RFC 9309
+section 2.3.1).
 
 URLs from stdin (`-`) are checked as they are read, their verdicts written in
 input order as each origin's robots.txt arrives: a long or endless list
