@@ -83,8 +83,8 @@ pub enum WarningKind {
         /// The extension line before it.
         after: Directive,
     },
-    /// A second crawl-delay or request-rate after one run of user-agent
-    /// lines; the first is used.
+    /// A second (or later) crawl-delay or request-rate after one run of
+    /// user-agent lines; the first is used.
     Duplicate {
         /// The repeated directive.
         directive: Directive,
@@ -149,7 +149,7 @@ impl fmt::Display for WarningKind {
             ),
             WarningKind::Duplicate { directive } => write!(
                 f,
-                "second {directive} for the same user-agent lines; the first one is used"
+                "repeated {directive} for the same user-agent lines; the first one is used"
             ),
             WarningKind::EmptyUserAgentEndsGroup => f.write_str(
                 "empty User-agent value after rules: it ends the group above, and the rules after it apply to no crawler",
@@ -429,6 +429,22 @@ mod tests {
         ] {
             assert_eq!(shadowed(body), [], "{body}");
         }
+    }
+
+    /// A third value is not called the second: each repeat is reported
+    /// alike.
+    #[test]
+    fn each_repeated_value_is_named_a_repeat() {
+        let robots =
+            Robots::parse("User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nCrawl-delay: 3\n");
+        let warnings: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+        assert_eq!(
+            warnings,
+            [
+                "line 3: repeated Crawl-delay for the same user-agent lines; the first one is used",
+                "line 4: repeated Crawl-delay for the same user-agent lines; the first one is used",
+            ]
+        );
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn extension_lines_between_user_agent_lines_belong_to_the_lines_above() {
     assert_eq!(secs(&robots, "a"), Some(3));
     assert_eq!(
         robots.warnings()[0].to_string(),
-        "line 4: second Crawl-delay for the same user-agent lines; the first one is used"
+        "line 4: repeated Crawl-delay for the same user-agent lines; the first one is used"
     );
 
     // Merged groups: the first group, in file order, with a value for the
