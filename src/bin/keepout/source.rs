@@ -178,19 +178,26 @@ fn complete_lines(head: &[u8]) -> &[u8] {
     &head[..end]
 }
 
-/// In UTF-16 (by its BOM, or by the shape `Robots::parse` reads too: ASCII
-/// with every other octet zero), the index of the low octet in a code unit
-/// of `head`: 0 little-endian, 1 big-endian. A line then ends at a whole
-/// code unit, `0A 00` little-endian or `00 0A` big-endian; a lone `0A`
-/// octet may be half of one, or of another character.
+/// In UTF-16 as `Robots::parse` tells it (by its BOM, or by its shape:
+/// two ASCII characters first, and three in four of the first 256 with a
+/// zero high octet), the index of the low octet in a code unit of `head`:
+/// 0 little-endian, 1 big-endian. A line then ends at a whole code unit,
+/// `0A 00` little-endian or `00 0A` big-endian; a lone `0A` octet may be
+/// half of one, or of another character.
 fn utf16_low(head: &[u8]) -> Option<usize> {
-    match *head {
-        [0xFF, 0xFE, ..] => Some(0),
-        [a, 0, b, 0, ..] if a != 0 && b != 0 => Some(0),
-        [0xFE, 0xFF, ..] => Some(1),
-        [0, a, 0, b, ..] if a != 0 && b != 0 => Some(1),
-        _ => None,
-    }
+    let low = match *head {
+        [0xFF, 0xFE, ..] => return Some(0),
+        [0xFE, 0xFF, ..] => return Some(1),
+        [a, 0, b, 0, ..] if a != 0 && b != 0 => 0,
+        [0, a, 0, b, ..] if a != 0 && b != 0 => 1,
+        _ => return None,
+    };
+    let units = head[..head.len().min(512)].chunks_exact(2);
+    let all = units.len();
+    let narrow = units
+        .filter(|unit| unit[low] != 0 && unit[1 - low] == 0)
+        .count();
+    (narrow * 4 >= all * 3).then_some(low)
 }
 
 /// A robots.txt, parsed, and where it came from.
@@ -327,6 +334,15 @@ mod tests {
                 );
             }
         }
+        // Two ASCII characters, then mostly wide ones: not UTF-16 to the
+        // parser (three in four of the first 256 units must be ASCII), so
+        // not here either; each CR and LF octet ends a line, as the
+        // parser's other warnings count them.
+        let text = "##\u{4e2d}\u{4e2d}\u{4e2d}\r\n".repeat(MIN_BODY_LIMIT / 10);
+        let body = utf16(&text, true);
+        let head = &body[..MIN_BODY_LIMIT];
+        let ends = head.iter().filter(|&&b| b == b'\r' || b == b'\n').count();
+        assert_eq!(cap_line(&body, body.len()), Some(1 + ends as u32));
     }
 
     #[test]
