@@ -485,6 +485,16 @@ async fn bad_input_exits_2_with_one_line() {
             b"https://example.com/\r\n\nhttps://example.com/caf\xe9\nhttps://example.com/b\n",
             "stdin line 3: not UTF-8",
         ),
+        // Two things run together, which a URL parser would join into one
+        // URL: a tab-separated list, lines ended by CR alone.
+        (
+            b"https://example.com/\nhttps://example.com/a\tnote\n",
+            "stdin line 2: a tab inside the URL",
+        ),
+        (
+            b"https://example.com/\nhttps://example.com/a\rhttps://example.com/b\r\n",
+            "stdin line 2: a carriage return inside the URL",
+        ),
     ] {
         let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], stdin).await;
         assert_eq!(run.code, 2, "{}", run.stderr);

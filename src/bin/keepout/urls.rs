@@ -126,10 +126,26 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
                             _ => text,
                         };
                         let url = text.trim();
-                        if !url.is_empty() && !url.starts_with('#') {
-                            chunk.push(Ok((url.to_owned(), n)));
+                        // A URL parser drops a tab or CR inside a URL
+                        // (`a/x<TAB>note` would be checked as `a/xnote`):
+                        // such a line is two things run together, as a
+                        // tab-separated or CR-ended list makes.
+                        if let Some(c) = url.chars().find(|&c| c == '\t' || c == '\r') {
+                            let what = if c == '\t' {
+                                "a tab"
+                            } else {
+                                "a carriage return"
+                            };
+                            chunk.push(Err(Failure::Input(format!(
+                                "stdin line {n}: {what} inside the URL (one URL a line, each line ending in LF or CRLF)"
+                            ))));
+                            true
+                        } else {
+                            if !url.is_empty() && !url.starts_with('#') {
+                                chunk.push(Ok((url.to_owned(), n)));
+                            }
+                            false
                         }
-                        false
                     }
                     Err(_) => {
                         chunk.push(Err(Failure::Input(format!(
