@@ -18,7 +18,7 @@ use url::Url;
 /// # async fn run() -> Result<(), keepout::Error> {
 /// let robots = keepout::Robots::fetch("https://example.com/page").await?;
 /// let outcome = robots.fetch_outcome().expect("fetched, not parsed");
-/// // e.g. "https://example.com/robots.txt: 200 OK, 455 bytes"
+/// // e.g. "https://example.com/robots.txt: fetched (HTTP 200)"
 /// println!("{outcome}");
 /// println!("{} redirects, status {:?}, final URL {}", outcome.redirects(), outcome.status(), outcome.final_url());
 /// if outcome.truncated_at_cap() {
