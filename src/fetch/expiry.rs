@@ -61,7 +61,7 @@ pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Durati
     Some(delay.min(MAX_FRESHNESS))
 }
 
-/// The freshness lifetime the headers grant, before the 24 h cap.
+/// The freshness lifetime the headers grant, at most 24 h, less `Age`.
 fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
     let mut max_age = None;
     for value in headers.get_all(CACHE_CONTROL) {
@@ -100,13 +100,15 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
     };
     // The time the response has spent in caches on the way counts against
     // any lifetime, the default day's too (RFC 9111 section 4.2.3), so
-    // that rules are not used more than a day after the server sent them.
+    // that rules are not used more than a day after the server sent them:
+    // taken off after the cap (RFC 9309 section 2.4), or a lifetime
+    // granted past the day would hide it.
     let age = headers
         .get(AGE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| delta_seconds(v.trim()))
         .map_or(Duration::ZERO, Duration::from_secs);
-    lifetime.saturating_sub(age)
+    lifetime.min(MAX_FRESHNESS).saturating_sub(age)
 }
 
 /// The directives of a `Cache-Control` value (RFC 9111 section 5.2): each
@@ -225,6 +227,24 @@ mod tests {
         );
         assert_eq!(ttl(&[("age", "86400")]), Duration::ZERO);
         assert_eq!(ttl(&[("age", "soon")]), DAY);
+        // A lifetime granted past the day is capped before the Age is
+        // taken off: a copy an hour old has 23 hours left of it.
+        let week = "604800";
+        assert_eq!(
+            ttl(&[
+                ("cache-control", &format!("max-age={week}")),
+                ("age", "3600")
+            ]),
+            DAY - hour
+        );
+        assert_eq!(
+            ttl(&[
+                ("date", "Tue, 14 Nov 2023 22:13:20 GMT"),
+                ("expires", "Tue, 21 Nov 2023 22:13:20 GMT"),
+                ("age", "3600"),
+            ]),
+            DAY - hour
+        );
     }
 
     #[test]
