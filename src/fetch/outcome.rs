@@ -102,8 +102,10 @@ impl FetchOutcome {
     }
 
     /// The delay the server asked for with `Retry-After` (capped at 24
-    /// hours) on an unreachable result: 5xx, or 429 unless the fetcher
-    /// treats it as unavailable. [`expires_at`](Self::expires_at) already
+    /// hours) on an unreachable result: 5xx, 429 unless the fetcher
+    /// treats it as unavailable, or 401 and 403 under
+    /// [`auth_errors_disallow`](crate::FetcherBuilder::auth_errors_disallow).
+    /// [`expires_at`](Self::expires_at) already
     /// follows it; a [`RobotsCache`](crate::RobotsCache) backing off from
     /// failures retries no sooner. On a
     /// [`StaleCopy`](FetchResult::StaleCopy), the delay the failed fetch
