@@ -141,7 +141,8 @@ impl Robots {
     /// crate) would request `/b` for `/a/../b` (and `/ab` for `/a\tb`), so
     /// check the URL as the client will send it: for instance a
     /// `url::Url` (pass `&url`), which a crawler gets anyway by resolving
-    /// links with `Url::join`.
+    /// links with `Url::join`. ([`RobotsCache::is_allowed`](crate::RobotsCache::is_allowed)
+    /// reads its URL so.)
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
     /// `//x/y` is scheme-relative (host `x`, path `/y`), and text with

@@ -1397,6 +1397,36 @@ async fn conveniences_and_stats() {
     assert_eq!((stats.refreshes, stats.errors, stats.evictions), (0, 0, 0));
 }
 
+/// `is_allowed` reads the URL's path as it reads its origin, the way the
+/// `url` crate (and so reqwest) does, so it answers for the path a client
+/// will request.
+#[tokio::test]
+async fn is_allowed_checks_the_path_a_client_requests() {
+    let server = serve(rules_200()).await;
+    let (cache, _clock) = cache();
+    let base = server.uri();
+    for url in [
+        format!("{base}/a/../private/x"),
+        format!("{base}/a/%2e%2E/private"),
+        format!("{base}/./private"),
+        format!("{base}\\private\\x"),
+        format!("{base}/a\\..\\private"),
+        format!("{base}/pri\tvate"),
+        format!("{base}/pri\nvate/x"),
+    ] {
+        assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url:?}");
+    }
+    for url in [
+        format!("{base}/private/../public"),
+        format!("{base}/.private"),
+        format!("{base}/%2eprivate"),
+        format!("{base}/public?q=/../private"),
+    ] {
+        assert!(cache.is_allowed(AGENT, &url).await.unwrap(), "{url:?}");
+    }
+    assert_eq!(requests(&server).await, 1);
+}
+
 #[tokio::test]
 async fn urls_that_can_have_no_robots_txt_are_errors() {
     let (cache, _clock) = cache();

@@ -102,7 +102,7 @@ use invalidations::{Invalidations, Since};
 use crate::fetch::MAX_FRESHNESS;
 use stats::Counters;
 
-use crate::fetch::{Fetcher, origin_key, origin_key_ref};
+use crate::fetch::{Fetcher, as_client_reads, origin_key, origin_key_ref};
 use crate::{Error, Robots};
 
 /// The default capacity: 64 MiB of estimated retained bytes.
@@ -268,12 +268,18 @@ impl RobotsCache {
     }
 
     /// May `agent` fetch `url`? The rules for `url`'s origin, from
-    /// [`get`](Self::get), answer as [`Robots::is_allowed`] does.
+    /// [`get`](Self::get), answer as [`Robots::is_allowed`] does, for `url`
+    /// as the `url` crate reads it, as they read its origin: so for the
+    /// path an HTTP client using that crate (reqwest) requests. A `\` is
+    /// then a `/`, tabs and newlines are dropped and dot segments resolved:
+    /// `https://example.com/a/../private` is checked as `/private`, where
+    /// [`Robots::is_allowed`] reads the path as written.
     ///
     /// Fails only for input that can have no robots.txt.
     pub async fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> Result<bool, Error> {
         let url = url.as_ref();
-        Ok(self.get(url).await?.is_allowed(agent, url))
+        let robots = self.get(url).await?;
+        Ok(robots.is_allowed(agent, as_client_reads(url)))
     }
 
     /// `agent`'s `Crawl-delay` on `url`'s origin (see

@@ -103,7 +103,7 @@ pub use client::{
     FetcherBuilder, MIN_BODY_LIMIT,
 };
 pub use outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
-pub(crate) use target::origin_key_ref;
+pub(crate) use target::{as_client_reads, origin_key_ref};
 pub use target::{origin_key, robots_url};
 
 use crate::{Error, Robots};
