@@ -284,6 +284,23 @@ fn cap_line(bytes: &[u8], len: usize) -> Option<u32> {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "__fuzz")]
+    proptest::proptest! {
+        /// The same test as the parser's, which the cuts must follow.
+        #[test]
+        fn utf16_is_told_as_the_parser_tells_it(
+            units in proptest::collection::vec(
+                proptest::sample::select(&[[b'a', 0], [0, b'a'], [0x4e, 0x2d], [0, 0], [b'\n', 0]][..]),
+                0..300,
+            ),
+        ) {
+            let body = units.concat();
+            let parser = keepout::__fuzz::utf16_by_shape(&body)
+                .map(|e| usize::from(e == encoding_rs::UTF_16BE));
+            proptest::prop_assert_eq!(utf16_low(&body), parser);
+        }
+    }
+
     #[test]
     fn cap_line_counts_every_kind_of_line_end() {
         for end in ["\n", "\r", "\r\n"] {
