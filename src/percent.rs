@@ -310,7 +310,7 @@ fn scan(input: &[u8], i: usize) -> usize {
 /// rewrite, or of its first `#`, or `input.len()`: a URL path read up to
 /// there is already in normal form. Plain octets are crossed sixteen at a
 /// time by [`look_lanes`] (about half the SIMD operations of an exact test
-/// of [`special_line`]: a check's URL is most of what it scans), whose
+/// of [`SPECIAL_LINE`]: a check's URL is most of what it scans), whose
 /// stops at `!` and `~` are stepped over; runs of escapes already in normal
 /// form ([`skip_normal_escapes`]) are crossed without a fresh scan per
 /// escape.
@@ -367,7 +367,7 @@ fn first_look(v: &Lanes) -> usize {
     Marks::of(look_lanes(v)).first()
 }
 
-/// [`special_line`] over sixteen octets, and also `!` and `~` (which are
+/// [`SPECIAL_LINE`] over sixteen octets, and also `!` and `~` (which are
 /// kept as they are): 0xFF in the lanes of the octets that need a look. The
 /// two extra octets, rare in patterns, let five tests of about a dozen SIMD
 /// operations stand for the twelve exact ones.
@@ -389,7 +389,7 @@ fn look_lanes(v: &Lanes) -> Lanes {
     )
 }
 
-/// The octets [`look_lanes`] marks that [`special_line`] does not.
+/// The octets [`look_lanes`] marks that [`SPECIAL_LINE`] does not.
 #[inline(always)]
 fn plain_look(b: u8) -> bool {
     matches!(b, b'!' | b'~')
@@ -494,7 +494,7 @@ pub(crate) fn normalize_line_value(
     }
 }
 
-/// Handles the octet at `body[i]` that [`special_line`] marked, in
+/// Handles the octet at `body[i]` that [`SPECIAL_LINE`] marked, in
 /// [`normalize_line_value`]: the offset of the next octet to read, or the
 /// finished value when it ends here.
 #[inline(always)]

@@ -1,6 +1,6 @@
 //! Inputs that once broke keepout, or nearly did, found while writing and
-//! running the fuzz targets under `fuzz/`. Each test names what went wrong;
-//! inputs too awkward to inline live in `tests/data/regressions/`.
+//! running the fuzz targets under `fuzz/`. Each test names what went wrong
+//! and builds its input inline.
 
 use keepout::{Cause, GroupView, ParseOptions, Robots, RuleKind, RuleView, limits};
 
