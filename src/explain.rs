@@ -1,4 +1,7 @@
 //! Why a URL is allowed or disallowed: the deciding line and its group.
+//! [`Robots::explain`](crate::Robots::explain) makes a [`Decision`] from
+//! the same match as `is_allowed`, and shows the line and the groups
+//! through the views of `view`.
 
 use std::fmt;
 

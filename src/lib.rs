@@ -18,7 +18,7 @@
 //! ```
 //! use keepout::Robots;
 //!
-//! let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\n");
+//! let robots = Robots::parse("User-agent: *\nDisallow: /private\nCrawl-delay: 2\n");
 //! assert!(!robots.is_allowed("ExampleBot/1.0", "https://example.com/private/x"));
 //! assert!(robots.is_allowed("ExampleBot/1.0", "https://example.com/public"));
 //! assert_eq!(robots.crawl_delay("ExampleBot").map(|d| d.as_secs()), Some(2));
@@ -61,17 +61,29 @@
 //! |---|---|
 //! | `parse` | bytes to rules, one pass, lenient ([`Robots::parse`], [`ParseOptions`]) |
 //! | `model` | the parsed form: normalised patterns in one arena, 4-byte rules, and one table of groups, agents and the name lookup |
-//! | `lint`, `record` | warnings about lines ([`Warning`]), and the records and extensions ([`Record`], [`RequestRate`]) |
+//! | `lint`, `record` | warnings about lines ([`Warning`]) and rules that never decide ([`Shadowed`]); the records and extensions ([`Record`], [`RequestRate`]) |
 //! | `percent` | percent-encoding normal form of paths and patterns (RFC 9309 section 2.2.2) |
 //! | `lanes` | sixteen octets at a time: the SIMD scans of the parser and of URL paths |
 //! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards |
 //! | `agent` | choosing the groups for a crawler's product token |
-//! | [`Robots`], [`Agent`], [`OwnedAgent`], [`Decision`] | the questions a crawler asks, and why the answer |
+//! | `robots`, `explain` | the questions a crawler asks ([`Robots`], [`Agent`], [`OwnedAgent`]), and why the answer ([`Decision`]) |
 //! | `view` | read-only views of groups and rules ([`GroupView`], [`RuleView`]) |
 //! | [`fetch`] | HTTP fetching per RFC 9309 section 2.3 |
 //! | [`cache`] | one fetch per origin for all of a crawler's tasks ([`RobotsCache`]), RFC 9309 section 2.4 |
 //! | [`limits`] | every limit, and what happens past it |
+//! | `error` | [`Error`]: input that can have no robots.txt, and the few failures no server outcome covers |
 //! | `src/bin/keepout/` | the command-line tool (feature `cli`) |
+//!
+//! [`Robots::parse`] runs `parse`, which stores each pattern in `percent`'s
+//! normal form in the `model`. [`Robots::is_allowed`] picks the crawler's
+//! groups (`agent`), puts the URL's path in the same normal form
+//! (`matcher::url`) and asks `matcher` for the longest match; an [`Agent`]
+//! handle picks the groups once and indexes its large ones at once.
+//! [`Robots::fetch`] and [`Fetcher::fetch`] go through `fetch`: the
+//! robots.txt URL, the request and its redirects, the body up to its
+//! limit, its charset, then [`Robots::parse`], with a [`FetchOutcome`]
+//! attached. [`RobotsCache::get`] keys by origin and calls its
+//! [`Fetcher`] on a miss, or [`Fetcher::refresh`] when an entry is due.
 //!
 //! # Where keepout departs from Google's library
 //!

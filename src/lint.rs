@@ -1,5 +1,7 @@
 //! Lint-style warnings the parser records per line: what a robots.txt author
-//! should fix, and what keepout accepted leniently.
+//! should fix, and what keepout accepted leniently. Also rules that never
+//! decide ([`Shadowed`]), found from the parsed rules when
+//! [`Robots::shadowed_rules`] is called, not while parsing.
 
 use std::collections::HashMap;
 use std::fmt;

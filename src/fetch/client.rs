@@ -1,4 +1,5 @@
-//! The configured fetcher and its builder.
+//! The configured fetcher and its builder. [`Fetcher::fetch`] finds the
+//! robots.txt URL (`target`) and leaves the request to `exchange`.
 
 use std::fmt;
 use std::future::Future;
