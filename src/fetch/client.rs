@@ -43,7 +43,7 @@ pub const DEFAULT_UNREACHABLE_TTL: Duration = Duration::from_secs(60 * 60);
 /// use std::time::Duration;
 ///
 /// # async fn run() -> Result<(), keepout::Error> {
-/// let fetcher = keepout::fetch::Fetcher::builder()
+/// let fetcher = keepout::Fetcher::builder()
 ///     .user_agent("ExampleBot/1.2 (+https://example.com/bot)")
 ///     .timeout(Duration::from_secs(5))
 ///     .build()?;
