@@ -24,7 +24,8 @@
 //! ([`Entry::at_stale_limit`]); the request waits for the retry time. Past the limit, a lookup served while
 //! another task refreshes gets the GaveUp value, never the last copy
 //! ([`Entry::served_at`]); but if the last failed fetch is more than a day
-//! old ([`Policy::failure_gap`]: nobody asked meanwhile), nothing recent
+//! old, or than the longest backoff if that is longer
+//! ([`Policy::failure_gap`]: nobody asked meanwhile), nothing recent
 //! shows the server is still down, and such a lookup gets disallow all
 //! until the refresh tells.
 //!

@@ -1,4 +1,6 @@
-//! Taking the path and query from whatever a caller passes as a URL.
+//! Taking the path and query from whatever a caller passes as a URL, and
+//! putting them in `percent`'s normal form ([`normal_path`]) for the
+//! matcher.
 
 use std::borrow::Cow;
 
