@@ -18,7 +18,8 @@ pub(crate) const MAX_FRESHNESS: Duration = Duration::from_secs(24 * 60 * 60);
 /// The result is never later than `now + 24 h`; with no caching headers it is
 /// exactly that.
 pub(crate) fn expiry_from_headers(headers: &HeaderMap, now: SystemTime) -> SystemTime {
-    now + freshness(headers, now).min(MAX_FRESHNESS)
+    // `freshness` caps the lifetime at 24 h itself (before taking `Age` off).
+    now + freshness(headers, now)
 }
 
 /// Whether `headers` say anything of freshness (`Cache-Control` or
