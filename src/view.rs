@@ -260,7 +260,8 @@ const SHOWN_AGENTS: usize = 8;
 /// `group at line 5: User-agent: a, b`: the values as written, escaped as
 /// a rule's pattern is; past the eighth, how many more (`, and 2 more`): a
 /// file can give one group thousands, which
-/// [`agents`](GroupView::agents) lists.
+/// [`agents`](GroupView::agents) lists. A group of no values (an empty
+/// `User-agent:` line after rules) shows `User-agent: (empty)`.
 impl fmt::Display for GroupView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "group at line {}: User-agent: ", self.line())?;
@@ -269,6 +270,11 @@ impl fmt::Display for GroupView<'_> {
                 f.write_str(", ")?;
             }
             write!(f, "{}", Printable(a))?;
+        }
+        if self.agents().len() == 0 {
+            // Started by an empty `User-agent:` line after rules: it names
+            // no crawler. Say so rather than print nothing.
+            f.write_str("(empty)")?;
         }
         match self.agents().len().saturating_sub(SHOWN_AGENTS) {
             0 => Ok(()),

@@ -1288,6 +1288,25 @@ async fn show_lists_each_crawlers_delay_in_a_joined_group() {
     );
     let run = keepout(&["show", "--json", "-"], body).await;
     assert_eq!(run.json()[0]["groups"][1]["crawl_delay_secs"], 9.0);
+    // A group naming that crawler twice (in any case, any version) lists
+    // it once in effect, under the first name.
+    let body = "User-agent: a\nCrawl-delay: 5\nDisallow: /x\n\nUser-agent: a\nUser-agent: A/2\nCrawl-delay: 9\nDisallow: /y\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(
+        run.lines()[5],
+        "    1 rule (0 allow, 1 disallow), crawl-delay 9s (in effect: 5s for a)"
+    );
+}
+
+/// An empty `User-agent:` line after rules forms a group of its own
+/// (naming no crawler); `show` names its value `(empty)` rather than
+/// print nothing.
+#[tokio::test]
+async fn an_empty_user_agent_value_is_shown_as_empty() {
+    let body = "User-agent: a\nDisallow: /x\n\nUser-agent:\nDisallow: /y\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.lines()[4], "  group at line 4: User-agent: (empty)");
 }
 
 /// A user-agent line names a product token, not a crawler's header: the

@@ -40,6 +40,9 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
         assert!(!robots.is_allowed("a", "/x"), "{empty}");
         assert!(robots.is_allowed("a", "/y"), "{empty}");
         assert!(robots.is_allowed("b", "/y"), "{empty}");
+        // Its group names no crawler, and says so when displayed.
+        let group = robots.groups().nth(1).unwrap();
+        assert_eq!(group.to_string(), "group at line 3: User-agent: (empty)");
     }
     // Before any rule it only names no one: the group goes on.
     let robots = Robots::parse("User-agent: a\nUser-agent:\nDisallow: /x\n");

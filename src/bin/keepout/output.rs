@@ -287,7 +287,11 @@ pub fn group_label(group: GroupView<'_>) -> String {
     format!(
         "group at line {}: User-agent: {}",
         group.line(),
-        clean(&group.agents().collect::<Vec<_>>().join(", "))
+        match group.agents().len() {
+            // An empty `User-agent:` line after rules: no crawler named.
+            0 => "(empty)".into(),
+            _ => clean(&group.agents().collect::<Vec<_>>().join(", ")).into_owned(),
+        }
     )
 }
 

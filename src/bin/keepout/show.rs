@@ -1,7 +1,7 @@
 //! `keepout show`: what a robots.txt says, how it was fetched, and what is
 //! wrong with it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -265,14 +265,19 @@ fn per_agent<T: PartialEq + Clone>(
     value: impl Fn(&str) -> Option<T>,
     show: impl Fn(&T) -> String,
 ) -> String {
+    // One entry a crawler: a group that names it twice (`a`, `A`, `a/2`)
+    // lists it once, under its first name.
+    let mut seen = HashSet::new();
     let each: Vec<(&str, Option<T>)> = group
         .agents()
         .zip(group.product_tokens())
-        .map(|(name, token)| {
-            let v = known
-                .entry(token.to_ascii_lowercase())
-                .or_insert_with(|| value(token));
-            (name, v.clone())
+        .filter_map(|(name, token)| {
+            let key = token.to_ascii_lowercase();
+            if !seen.insert(key.clone()) {
+                return None;
+            }
+            let v = known.entry(key).or_insert_with(|| value(token));
+            Some((name, v.clone()))
         })
         .collect();
     if each.iter().all(|(_, v)| v.as_ref() == Some(&first)) {
