@@ -360,6 +360,51 @@ async fn gzip_up_to_the_cap_then_a_stall_is_a_cut_not_a_timeout() {
     assert_cut_at_cap(&robots, &base);
 }
 
+/// The cap's worth of octets in, plain or inflated from gzip, then the
+/// connection closed without the end of the chunked body: as with a stall
+/// there (above), all that would be read is in, and what follows it is
+/// never read, so the body is cut at the cap rather than failed as cut
+/// short (disallow all). (A transport error after the cap made the fetch
+/// unreachable, though a stall or a `Content-Length` past the cap is a
+/// cut.)
+#[tokio::test]
+async fn closed_right_at_the_cap_is_a_cut_not_a_failure() {
+    for gzipped in [false, true] {
+        let addr = raw_server(move |mut socket| async move {
+            read_head(&mut socket).await;
+            let mut text = RULES.as_bytes().to_vec();
+            while text.len() < MIN_BODY_LIMIT {
+                text.extend_from_slice(b"# filler\n");
+            }
+            text.truncate(MIN_BODY_LIMIT);
+            let (coding, data) = if gzipped {
+                let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                gz.write_all(&text).unwrap();
+                gz.flush().unwrap();
+                ("Content-Encoding: gzip\r\n", std::mem::take(gz.get_mut()))
+            } else {
+                ("", text)
+            };
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n{coding}\
+                 Transfer-Encoding: chunked\r\n\r\n{:X}\r\n",
+                data.len()
+            );
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(&data).await;
+            let _ = socket.write_all(b"\r\n").await;
+            // Neither the next chunk nor the last: the connection ends.
+            let _ = socket.shutdown().await;
+        })
+        .await;
+        let base = format!("http://{addr}");
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+        assert_cut_at_cap(&robots, &base);
+    }
+}
+
 #[tokio::test]
 async fn gzip_bomb_is_inflated_only_up_to_the_cap() {
     // `RULES` followed by 1 GiB of zero bytes, gzip-compressed on the fly

@@ -615,7 +615,8 @@ fn feed(decoder: &mut impl Write, mut input: &[u8]) -> io::Result<Fed> {
 /// is in, and no length given, a server that neither ends the body nor
 /// sends more by then has sent all that would be read, so the body is cut
 /// there (as it is at once when a length says more is coming, or the data
-/// in decodes past the cap) rather than lost to the timeout.
+/// in decodes past the cap, or the connection then ends or fails) rather
+/// than lost to the timeout.
 pub(crate) async fn read_capped(
     mut response: reqwest::Response,
     cap: usize,
@@ -680,6 +681,11 @@ pub(crate) async fn read_capped(
                 Err(_) if decoder.sink().is_full() => break true,
                 Err(error) => return Err(failed(&mut decoder, error)),
             },
+            // At the cap, the read was only to learn whether more follows:
+            // what would be kept is all in, and the rest would never be
+            // read (RFC 9309 section 2.5), so a connection that ends or
+            // fails now cuts the body there, as a stall does.
+            Err(_) if at_cap => break true,
             Err(error) => {
                 return Err(BodyError::Transport {
                     error,

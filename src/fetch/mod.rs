@@ -46,7 +46,8 @@
 //! endless body, a gzip bomb, or a compressed stream that inflates to
 //! nothing costs at most the limit. A server that stalls once the limit's
 //! worth has arrived, without saying whether more follows, has its body
-//! cut there at the timeout, not failed. A `charset` in `Content-Type` other than UTF-8
+//! cut there at the timeout, not failed; one that closes or resets the
+//! connection then has it cut there at once. A `charset` in `Content-Type` other than UTF-8
 //! (ISO-8859-1, Windows-1252, UTF-16, ...), a UTF-16 BOM, or a body whose
 //! every other octet is zero (UTF-16 without a BOM, whatever its label) is
 //! transcoded to UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
