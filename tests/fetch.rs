@@ -683,6 +683,28 @@ async fn content_codings_are_decoded_whatever_their_case() {
     }
 }
 
+/// Empty elements of the `Content-Encoding` list, and an empty header, add
+/// no coding: RFC 9110 section 5.6.1.2 has a recipient ignore them. (They
+/// were read as a coding named "", not supported: a plain or gzip file
+/// was unreachable, disallow all.)
+#[tokio::test]
+async fn empty_content_coding_list_elements_are_ignored() {
+    for (header_value, coding) in [
+        ("", None),
+        (" , identity,", None),
+        ("gzip,", Some("gzip")),
+        (", gzip", Some("gzip")),
+        ("br, ,", Some("br")),
+    ] {
+        let body = coding.map_or_else(|| RULES.as_bytes().to_vec(), encoded);
+        let (server, robots) = fetch_coded(header_value, body).await;
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value:?}");
+        assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value:?}");
+        assert_rules(&robots, &server.uri());
+    }
+}
+
 /// A body the fetcher cannot decode gives no rules: unreachable, disallow
 /// all, saying why.
 #[tokio::test]

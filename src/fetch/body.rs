@@ -75,13 +75,16 @@ pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate";
 impl Coding {
     /// The coding of a response with `headers`, from its `Content-Encoding`
     /// (RFC 9110 section 8.4.1: names are case-insensitive, `identity`
-    /// adds nothing, `x-gzip` is `gzip`). One coding at most: a body coded
-    /// twice, or in a coding not listed, is an error naming it.
+    /// adds nothing, `x-gzip` is `gzip`; section 5.6.1.2: empty list
+    /// elements, or an empty header, add nothing either). One coding at
+    /// most: a body coded twice, or in a coding not listed, is an error
+    /// naming it.
     pub(crate) fn of(headers: &HeaderMap) -> Result<Coding, String> {
         let mut found = Coding::Identity;
         for value in headers.get_all(CONTENT_ENCODING) {
             let text = String::from_utf8_lossy(value.as_bytes());
-            for name in text.split(',').map(str::trim) {
+            let names = text.split(',').map(str::trim);
+            for name in names.filter(|name| !name.is_empty()) {
                 let coding = match Coding::named(name) {
                     Some(Coding::Identity) => continue,
                     Some(coding) => coding,
