@@ -1405,6 +1405,7 @@ async fn is_allowed_checks_the_path_a_client_requests() {
     let server = serve(rules_200()).await;
     let (cache, _clock) = cache();
     let base = server.uri();
+    let authority = base.strip_prefix("http://").unwrap();
     for url in [
         format!("{base}/a/../private/x"),
         format!("{base}/a/%2e%2E/private"),
@@ -1413,6 +1414,13 @@ async fn is_allowed_checks_the_path_a_client_requests() {
         format!("{base}/a\\..\\private"),
         format!("{base}/pri\tvate"),
         format!("{base}/pri\nvate/x"),
+        // The `url` crate reads an http(s) URL's host after any number of
+        // slashes, or none: the path is what follows it.
+        format!("http:/{authority}/private/x"),
+        format!("HTTP:/{authority}/private"),
+        format!("http:///{authority}/private"),
+        format!("http:////{authority}/private?q"),
+        format!("http:{authority}/private"),
     ] {
         assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url:?}");
     }

@@ -54,21 +54,36 @@ pub(crate) fn origin_key_ref(url: &str) -> Result<Cow<'_, str>, Error> {
 /// it reads), where that may differ from reading it as written, as
 /// [`Robots::is_allowed`](crate::Robots::is_allowed) does (RFC 3986): a
 /// `\` is a `/` in an http(s) URL, a tab or newline is dropped, and dot
-/// segments (`.`, `..`, `%2e`) are resolved. Borrowed, as written, when the
-/// text holds none of `\`, tab, CR, LF, `/.` or `/%2e`, so that no such
-/// reading applies; else the URL standard's serialisation, or the text as
-/// written if it is no URL.
+/// segments (`.`, `..`, `%2e`) are resolved, and the host is read after
+/// any number of slashes (`http:/h/p` and `http:///h/p` are `http://h/p`).
+/// Borrowed, as written, when the text starts `http://` or `https://` (in
+/// any case) then a host, and holds none of `\`, tab, CR, LF, `/.` or
+/// `/%2e`, so that no such reading applies; else the URL standard's
+/// serialisation, or the text as written if it is no URL.
 pub(crate) fn as_client_reads(url: &str) -> Cow<'_, str> {
     let b = url.as_bytes();
-    let differs = b.iter().enumerate().any(|(i, &c)| match c {
-        b'\\' | b'\t' | b'\n' | b'\r' => true,
-        b'/' => match b.get(i + 1) {
-            Some(b'.') => true,
-            Some(b'%') => b.get(i + 2) == Some(&b'2') && matches!(b.get(i + 3), Some(b'e' | b'E')),
+    let after_scheme = if b.len() >= 8 && b[..8].eq_ignore_ascii_case(b"https://") {
+        8
+    } else if b.len() >= 7 && b[..7].eq_ignore_ascii_case(b"http://") {
+        7
+    } else {
+        0
+    };
+    // Not `scheme://host`: the path as written is not where the parser,
+    // which reads the host after any slashes (or none), finds it.
+    let odd_start = after_scheme == 0 || b.get(after_scheme) == Some(&b'/');
+    let differs = odd_start
+        || b.iter().enumerate().any(|(i, &c)| match c {
+            b'\\' | b'\t' | b'\n' | b'\r' => true,
+            b'/' => match b.get(i + 1) {
+                Some(b'.') => true,
+                Some(b'%') => {
+                    b.get(i + 2) == Some(&b'2') && matches!(b.get(i + 3), Some(b'e' | b'E'))
+                }
+                _ => false,
+            },
             _ => false,
-        },
-        _ => false,
-    });
+        });
     match differs {
         false => Cow::Borrowed(url),
         true => Url::parse(url).map_or(Cow::Borrowed(url), |u| Cow::Owned(u.into())),
@@ -375,6 +390,10 @@ mod tests {
             ("https://h\\a\\b", "https://h/a/b"),
             ("https://h/a\tb", "https://h/ab"),
             ("https://h/.well-known/x", "https://h/.well-known/x"),
+            // The host after one slash, three, or none.
+            ("http:/h/a", "http://h/a"),
+            ("HTTPS:///h/a?b", "https://h/a?b"),
+            ("http:h/a", "http://h/a"),
         ] {
             assert_eq!(as_client_reads(url), read, "{url}");
         }
