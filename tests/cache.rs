@@ -1435,6 +1435,26 @@ async fn is_allowed_checks_the_path_a_client_requests() {
     assert_eq!(requests(&server).await, 1);
 }
 
+/// An `'` in a query is sent as `%27` by the `url` crate (its special
+/// query set), and the rules tell the two apart (RFC 9309 section 2.2.2
+/// leaves a reserved character as it is): the cache checks what is sent.
+#[tokio::test]
+async fn is_allowed_checks_a_quote_in_the_query_as_a_client_sends_it() {
+    let body = "User-agent: *\nDisallow: /search?q=%27\nDisallow: /find?q='\nDisallow: /it's\n";
+    let server = serve(ResponseTemplate::new(200).set_body_string(body)).await;
+    let (cache, _clock) = cache();
+    let base = server.uri();
+    // Requested as `/search?q=%27x`.
+    let url = format!("{base}/search?q='x");
+    assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
+    // Requested as `/find?q=%27`, which `Disallow: /find?q='` does not name.
+    let url = format!("{base}/find?q='");
+    assert!(cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
+    // In a path an `'` is sent as it is.
+    let url = format!("{base}/it's/x");
+    assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
+}
+
 #[tokio::test]
 async fn urls_that_can_have_no_robots_txt_are_errors() {
     let (cache, _clock) = cache();

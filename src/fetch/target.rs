@@ -55,9 +55,11 @@ pub(crate) fn origin_key_ref(url: &str) -> Result<Cow<'_, str>, Error> {
 /// [`Robots::is_allowed`](crate::Robots::is_allowed) does (RFC 3986): a
 /// `\` is a `/` in an http(s) URL, a tab or newline is dropped, and dot
 /// segments (`.`, `..`, `%2e`) are resolved, and the host is read after
-/// any number of slashes (`http:/h/p` and `http:///h/p` are `http://h/p`).
+/// any number of slashes (`http:/h/p` and `http:///h/p` are `http://h/p`),
+/// and an `'` in the query is sent as `%27` (which the rules tell apart
+/// from `'`: RFC 9309 section 2.2.2 leaves a reserved character as it is).
 /// Borrowed, as written, when the text starts `http://` or `https://` (in
-/// any case) then a host, and holds none of `\`, tab, CR, LF, `/.` or
+/// any case) then a host, and holds none of `\`, tab, CR, LF, `'`, `/.` or
 /// `/%2e`, so that no such reading applies; else the URL standard's
 /// serialisation, or the text as written if it is no URL.
 pub(crate) fn as_client_reads(url: &str) -> Cow<'_, str> {
@@ -74,7 +76,7 @@ pub(crate) fn as_client_reads(url: &str) -> Cow<'_, str> {
     let odd_start = after_scheme == 0 || b.get(after_scheme) == Some(&b'/');
     let differs = odd_start
         || b.iter().enumerate().any(|(i, &c)| match c {
-            b'\\' | b'\t' | b'\n' | b'\r' => true,
+            b'\\' | b'\t' | b'\n' | b'\r' | b'\'' => true,
             b'/' => match b.get(i + 1) {
                 Some(b'.') => true,
                 Some(b'%') => {
@@ -352,7 +354,7 @@ mod tests {
         fn text_kept_as_written_is_what_the_url_crate_reads(
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
-                    "/", "a", ".", "..", "%2e", "%2E", "%2f", "\\", "\t", "\n", "\r", "?", "#", "e",
+                    "/", "a", ".", "..", "%2e", "%2E", "%2f", "\\", "\t", "\n", "\r", "?", "#", "e", "'",
                 ][..]),
                 0..10,
             ),
@@ -394,6 +396,7 @@ mod tests {
             ("http:/h/a", "http://h/a"),
             ("HTTPS:///h/a?b", "https://h/a?b"),
             ("http:h/a", "http://h/a"),
+            ("https://h/it's?q='", "https://h/it's?q=%27"),
         ] {
             assert_eq!(as_client_reads(url), read, "{url}");
         }
