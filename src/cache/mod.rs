@@ -271,7 +271,8 @@ impl RobotsCache {
     /// [`get`](Self::get), answer as [`Robots::is_allowed`] does, for `url`
     /// as the `url` crate reads it, as they read its origin: so for the
     /// path an HTTP client using that crate (reqwest) requests. A `\` is
-    /// then a `/`, tabs and newlines are dropped and dot segments resolved:
+    /// then a `/`, tabs and newlines are dropped, dot segments resolved and
+    /// an `'` in the query sent as `%27`:
     /// `https://example.com/a/../private` is checked as `/private`, where
     /// [`Robots::is_allowed`] reads the path as written.
     ///
