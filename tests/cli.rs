@@ -402,6 +402,33 @@ async fn stdin_batch_keeps_order_and_skips_comments() {
     );
 }
 
+/// A line starting with `#` is skipped whatever else it holds: a tab
+/// (`#\tsection`), octets that are not UTF-8 (a Latin-1 note), also on a
+/// first line after a byte order mark. (Such a comment used to stop the
+/// run as a bad URL line.) A comment holding a lone CR is
+/// still bad input: lines ended by CR alone read as one line, whose URLs
+/// after the first would be lost.
+#[tokio::test]
+async fn a_comment_line_is_skipped_whatever_it_holds() {
+    let stdin: &[u8] = b"\xef\xbb\xbf#\tURLs\nhttps://example.com/private/1\n  # caf\xe9\n#\tnote\tmore\r\nhttps://example.com/open\n";
+    let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], stdin).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[1..],
+        [
+            "DISALLOWED https://example.com/private/1  line 6: Disallow: /private  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/open  no rule matches  (group at line 5: User-agent: *)",
+        ]
+    );
+    assert_eq!(run.stderr, "");
+    let run = keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        "# URLs\rhttps://example.com/private/1\r",
+    )
+    .await;
+    run.assert_bad_input("stdin line 1: a carriage return inside the URL");
+}
+
 #[tokio::test]
 async fn a_byte_order_mark_starting_stdin_is_not_part_of_the_first_url() {
     // As an editor on Windows saves a list (Notepad, PowerShell 5's

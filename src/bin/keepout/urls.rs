@@ -117,6 +117,7 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
                     ))));
                     true
                 }
+                Ok(_) if is_comment(&line, n) => false,
                 Ok(_) => match std::str::from_utf8(&line) {
                     Ok(text) => {
                         // A byte order mark starting stdin (as editors on
@@ -175,6 +176,26 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
         }
     });
     receiver
+}
+
+/// Whether stdin line `n` is a comment, skipped whatever else it holds (a
+/// tab, octets that are not UTF-8): one starting with `#` after blanks
+/// (and, first, a byte order mark). Not one holding a CR: lines ended by CR
+/// alone are read as one, and the URLs after the first would be lost.
+fn is_comment(line: &[u8], n: usize) -> bool {
+    // Most lines are URLs: only those that can start with `#` are decoded.
+    match line.trim_ascii_start().first() {
+        Some(b'#') => {}
+        Some(b) if !b.is_ascii() => {}
+        _ => return false,
+    }
+    let text = String::from_utf8_lossy(line);
+    let text = match n {
+        1 => text.strip_prefix('\u{feff}').unwrap_or(&text),
+        _ => &text,
+    };
+    let text = text.trim();
+    text.starts_with('#') && !text.contains('\r')
 }
 
 /// A line read without its end, LF or CRLF.
