@@ -90,18 +90,11 @@ impl From<io::Error> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Fetches run on worker threads, so that output written to a slow
-    // reader (`| less`) or input read from a slow stdin, both blocking on
-    // this thread, never stall a fetch under way into its timeout.
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
     };
-    let result = runtime.block_on(async {
+    let result = run_to_end(runtime, async {
         match cli.command {
             Command::Check(args) => check::run(args).await,
             Command::Show(args) => show::run(args).await,
@@ -116,9 +109,59 @@ fn main() -> ExitCode {
     }
 }
 
+/// The runtime the commands run on. Fetches run on worker threads, so
+/// that output written to a slow reader (`| less`) or input read from a
+/// slow stdin, both blocking on this thread, never stall a fetch under way
+/// into its timeout.
+fn runtime() -> io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+}
+
+/// Runs `work` on `runtime` to its end, then ends the runtime without
+/// waiting for its blocking threads: a DNS lookup whose fetch timed out
+/// runs on (`getaddrinfo` cannot be stopped), and waiting for it would
+/// hold the exit up past `--timeout` for as long as the resolver tries
+/// (the output is all written by then).
+fn run_to_end<T>(
+    runtime: tokio::runtime::Runtime,
+    work: impl std::future::Future<Output = T>,
+) -> T {
+    let result = runtime.block_on(work);
+    runtime.shutdown_background();
+    result
+}
+
 /// Prints the one-line error and returns exit code 2.
 fn fail(message: &str) -> ExitCode {
     // Not `eprintln!`, which panics when stderr is closed (`2>&1 | head`).
     let _ = writeln!(io::stderr(), "keepout: error: {message}");
     ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    /// A blocking task still running when the work is done (a DNS lookup
+    /// whose fetch timed out: the resolver runs `getaddrinfo` on a
+    /// blocking thread, which a timeout cannot stop) does not hold up the
+    /// end of the run.
+    #[test]
+    fn a_blocking_task_left_running_does_not_hold_up_the_end() {
+        let started = Instant::now();
+        super::run_to_end(super::runtime().unwrap(), async {
+            drop(tokio::task::spawn_blocking(|| {
+                std::thread::sleep(Duration::from_secs(5))
+            }));
+            tokio::task::yield_now().await;
+        });
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
 }
