@@ -134,7 +134,7 @@ impl fmt::Display for WarningKind {
             WarningKind::MissingColon => f.write_str("missing ':' after the key"),
             WarningKind::Unparsable => f.write_str("not a 'key: value' line; ignored"),
             WarningKind::RuleOutsideGroup => {
-                f.write_str("rule before any user-agent line; ignored")
+                f.write_str("in no group (before the first user-agent line); ignored")
             }
             WarningKind::PatternNotRooted => {
                 f.write_str("pattern starts with neither '/' nor a wildcard; it matches no path")

@@ -513,11 +513,21 @@ fn warnings_name_the_line_and_problem() {
     assert_eq!(
         got,
         [
-            "line 1: rule before any user-agent line; ignored",
+            "line 1: in no group (before the first user-agent line); ignored",
             "line 3: pattern starts with neither '/' nor a wildcard; it matches no path",
             "line 4: invalid Crawl-delay value; ignored",
             "line 5: unknown key \"Frobnicate\" (kept as a record)",
             "line 6: user-agent value has no product token; no crawler matches it",
+        ]
+    );
+    // Not only a rule: any line that needs a group.
+    let robots = Robots::parse("Crawl-delay: 5\nRequest-rate: 1/5\nUser-agent: *\n");
+    let got: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        got,
+        [
+            "line 1: in no group (before the first user-agent line); ignored",
+            "line 2: in no group (before the first user-agent line); ignored",
         ]
     );
 }
