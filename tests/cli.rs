@@ -402,6 +402,13 @@ async fn stdin_batch_keeps_order_and_skips_comments() {
     );
 }
 
+/// The verdicts on `https://example.com/private/1` then
+/// `https://example.com/open` against [`FILE`], for `SomeBot`.
+const PRIVATE_1_THEN_OPEN: [&str; 2] = [
+    "DISALLOWED https://example.com/private/1  line 6: Disallow: /private  (group at line 5: User-agent: *)",
+    "ALLOWED    https://example.com/open  no rule matches  (group at line 5: User-agent: *)",
+];
+
 /// A line starting with `#` is skipped whatever else it holds: a tab
 /// (`#\tsection`), octets that are not UTF-8 (a Latin-1 note), also on a
 /// first line after a byte order mark. (Such a comment used to stop the
@@ -413,13 +420,7 @@ async fn a_comment_line_is_skipped_whatever_it_holds() {
     let stdin: &[u8] = b"\xef\xbb\xbf#\tURLs\nhttps://example.com/private/1\n  # caf\xe9\n#\tnote\tmore\r\nhttps://example.com/open\n";
     let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], stdin).await;
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(
-        run.lines()[1..],
-        [
-            "DISALLOWED https://example.com/private/1  line 6: Disallow: /private  (group at line 5: User-agent: *)",
-            "ALLOWED    https://example.com/open  no rule matches  (group at line 5: User-agent: *)",
-        ]
-    );
+    assert_eq!(run.lines()[1..], PRIVATE_1_THEN_OPEN);
     assert_eq!(run.stderr, "");
     let run = keepout(
         &["check", "-a", "SomeBot", "-r", FILE, "-"],
@@ -436,13 +437,7 @@ async fn a_byte_order_mark_starting_stdin_is_not_part_of_the_first_url() {
     let stdin = "\u{feff}https://example.com/private/1\r\nhttps://example.com/open\r\n";
     let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], stdin).await;
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(
-        run.lines()[1..],
-        [
-            "DISALLOWED https://example.com/private/1  line 6: Disallow: /private  (group at line 5: User-agent: *)",
-            "ALLOWED    https://example.com/open  no rule matches  (group at line 5: User-agent: *)",
-        ]
-    );
+    assert_eq!(run.lines()[1..], PRIVATE_1_THEN_OPEN);
     // Only at the start of stdin: later, it is not white space.
     let run = keepout(
         &["check", "-a", "SomeBot", "-r", FILE, "-"],
