@@ -21,6 +21,7 @@ use keepout::{Access, RobotsCache};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
+use url::Url;
 
 const USER_AGENT: &str = "keepout-example/0.1 (+https://github.com/keepout-rs/keepout)";
 /// The politeness floor when robots.txt names no crawl delay.
@@ -57,10 +58,20 @@ async fn main() -> Result<(), keepout::Error> {
     };
 
     // Group by origin (scheme, host, port): the unit robots.txt applies to.
-    let mut by_origin: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // Each URL is kept as a `Url`, as a crawler holds the links it
+    // resolves: its rules are then checked for the path the HTTP client
+    // will request (`/a/../private` is `/private`).
+    let mut by_origin: BTreeMap<String, Vec<Url>> = BTreeMap::new();
     for url in urls {
-        match origin_key(&url) {
-            Ok(origin) => by_origin.entry(origin).or_default().push(url),
+        let origin = match origin_key(&url) {
+            Ok(origin) => origin,
+            Err(error) => {
+                eprintln!("skip {url}: {error}");
+                continue;
+            }
+        };
+        match Url::parse(&url) {
+            Ok(parsed) => by_origin.entry(origin).or_default().push(parsed),
             Err(error) => eprintln!("skip {url}: {error}"),
         }
     }
@@ -98,7 +109,7 @@ async fn crawl_host(
     cache: &RobotsCache,
     agent: &str,
     origin: &str,
-    urls: &[String],
+    urls: &[Url],
 ) -> Result<(), keepout::Error> {
     let mut next_request = Instant::now();
     for (i, url) in urls.iter().enumerate() {
@@ -124,7 +135,7 @@ async fn crawl_host(
             break;
         }
         if !robots.is_allowed(agent, url) {
-            println!("{origin}: {}", robots.explain(agent, url));
+            println!("{origin}: skip {url}: {}", robots.explain(agent, url));
             continue;
         }
         sleep_until(next_request).await;

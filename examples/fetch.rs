@@ -1,13 +1,19 @@
 //! Fetches a site's robots.txt and says whether an agent may fetch URLs.
 //!
 //! ```text
-//! cargo run --example fetch -- https://example.com/some/page [agent] [url...]
+//! cargo run --example fetch -- https://example.com/some/page [agent] [url-or-path...]
 //! ```
 //!
 //! With no URLs after the agent, the first URL is checked. The agent
-//! defaults to `keepout`.
+//! defaults to `keepout`. A URL may be a path (`/private/x`), taken on the
+//! site as a link would be. Each is checked as an HTTP client will request
+//! it (resolved into a `url::Url`, so `/a/../private` is checked as
+//! `/private`); a URL on another origin is not checked, as its own
+//! robots.txt governs it.
 
 use keepout::Robots;
+use keepout::fetch::origin_key;
+use url::Url;
 
 #[tokio::main]
 async fn main() {
@@ -38,12 +44,34 @@ async fn main() {
     if let Some(outcome) = robots.fetch_outcome() {
         println!("{outcome}");
     }
-    for url in &urls {
-        let verdict = if robots.is_allowed(&agent, url) {
-            "allowed"
-        } else {
-            "disallowed"
+    // `fetch` accepted it: a URL with an http(s) origin.
+    let (Ok(site_url), Ok(site_origin)) = (Url::parse(&site), origin_key(&site)) else {
+        return;
+    };
+    for arg in &urls {
+        // A path (`/private/x`) or any reference is resolved against the
+        // site's URL, as a crawler resolves links; the result is checked as
+        // the HTTP client will request it.
+        let url = match site_url.join(arg) {
+            Ok(url) => url,
+            Err(error) => {
+                println!("{:>10}  {arg}: {error}", "skipped");
+                continue;
+            }
         };
-        println!("{verdict:>10}  {agent}  {url}");
+        match origin_key(&url) {
+            Err(error) => println!("{:>10}  {arg}: {error}", "skipped"),
+            Ok(origin) if origin != site_origin => {
+                println!("{:>10}  {arg}: {origin} has its own robots.txt", "skipped");
+            }
+            Ok(_) => {
+                let verdict = if robots.is_allowed(&agent, &url) {
+                    "allowed"
+                } else {
+                    "disallowed"
+                };
+                println!("{verdict:>10}  {agent}  {url}");
+            }
+        }
     }
 }

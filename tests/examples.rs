@@ -1,5 +1,6 @@
 //! The example programs under `examples/`: a bad argument is refused with a
-//! usage line and exit status 2, promptly, never a panic.
+//! usage line and exit status 2, promptly, never a panic; and the two that
+//! check URLs do so as a crawler needs, against a local server.
 
 use std::ffi::OsStr;
 use std::fmt::Debug;
@@ -44,12 +45,28 @@ fn example(name: &str) -> PathBuf {
 /// Runs `program` with `args`: its exit code and stderr, or a failure if
 /// it takes more than ten seconds (it is then killed).
 fn run<S: AsRef<OsStr> + Debug>(program: &PathBuf, args: &[S]) -> (Option<i32>, String) {
+    let (code, _, stderr) = run_for_output(program, args);
+    (code, stderr)
+}
+
+/// Runs `program` with `args`: its exit code, stdout and stderr, or a
+/// failure if it takes more than ten seconds (it is then killed).
+fn run_for_output<S: AsRef<OsStr> + Debug>(
+    program: &PathBuf,
+    args: &[S],
+) -> (Option<i32>, String, String) {
     let mut child = Command::new(program)
         .args(args)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Read as it comes, so that a full pipe cannot stall the program.
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).map(|_| text)
+    });
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > Duration::from_secs(10) {
@@ -62,8 +79,90 @@ fn run<S: AsRef<OsStr> + Debug>(program: &PathBuf, args: &[S]) -> (Option<i32>, 
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
+        reader.join().unwrap().unwrap(),
         String::from_utf8_lossy(&out.stderr).into(),
     )
+}
+
+/// Serves `body` as robots.txt on a local server, and runs the example
+/// `name` with `args` (`{site}` in them replaced by the server's origin):
+/// its exit code, stdout and stderr.
+async fn against_a_site(name: &str, body: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/robots.txt"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(body))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let site = server.uri();
+    let args: Vec<String> = args.iter().map(|a| a.replace("{site}", &site)).collect();
+    let program = example(name);
+    tokio::task::spawn_blocking(move || run_for_output(&program, &args))
+        .await
+        .unwrap()
+}
+
+/// The examples check a URL as the HTTP client will request it
+/// (`/a/../private` is `/private`), say which URL they refuse, and check
+/// no URL of another origin against the site's rules.
+#[tokio::test(flavor = "multi_thread")]
+async fn fetch_and_crawler_check_urls_as_the_client_sends_them() {
+    let body = "User-agent: *\nDisallow: /private\n";
+    let (code, stdout, stderr) = against_a_site(
+        "fetch",
+        body,
+        &[
+            "{site}/",
+            "bot",
+            "/open",
+            "{site}/private/a",
+            "{site}/a/../private/b",
+            "http://other.example/private",
+        ],
+    )
+    .await;
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().map(str::trim).collect();
+    assert!(lines[0].ends_with("fetched (HTTP 200)"), "{stdout}");
+    // A path is taken on the site, and each URL is shown as checked.
+    let verdicts = [
+        ("allowed", "/open"),
+        ("disallowed", "/private/a"),
+        ("disallowed", "/private/b"),
+    ];
+    for (line, (verdict, path)) in lines[1..].iter().zip(verdicts) {
+        assert!(
+            line.starts_with(&format!("{verdict}  bot  http://127.0.0.1:")) && line.ends_with(path),
+            "{stdout}"
+        );
+    }
+    assert_eq!(
+        lines[4],
+        "skipped  http://other.example/private: http://other.example has its own robots.txt"
+    );
+    assert_eq!(lines.len(), 5, "{stdout}");
+
+    let (code, stdout, stderr) = against_a_site(
+        "crawler",
+        body,
+        &["{site}/open", "{site}/private/x", "{site}/b/../private/y"],
+    )
+    .await;
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].ends_with("/open"), "{stdout}");
+    for (line, path) in [(lines[1], "/private/x"), (lines[2], "/private/y")] {
+        assert!(
+            line.contains("skip http")
+                && line.contains(&format!(
+                    "{path}: disallowed by line 2 'Disallow: /private'"
+                )),
+            "{stdout}"
+        );
+    }
 }
 
 #[test]
