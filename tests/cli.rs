@@ -1419,9 +1419,15 @@ async fn robots_txt_from_stdin() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         run.lines()[0],
-        format!("<stdin>: local file, {} bytes", rules.len())
+        format!("<stdin>: standard input, {} bytes", rules.len())
     );
     assert!(run.lines()[1].starts_with("DISALLOWED https://example.com/private/x  line 6:"));
+    let run = keepout(&["show", "-"], &rules).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[0],
+        format!("<stdin>: standard input, {} bytes", rules.len())
+    );
     let run = keepout(&["show", "--json", "-"], &rules).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     let shown = &run.json()[0];

@@ -241,12 +241,13 @@ pub fn fetch_summary(o: &FetchOutcome) -> String {
 pub fn source_summary(loaded: &Loaded) -> String {
     match (&loaded.file, loaded.robots.fetch_outcome()) {
         (Some(file), _) if file.cut => format!(
-            "{}: local file, {}, of which the complete lines in the first {} were read, as a fetch reads them (RFC 9309 section 2.5)",
+            "{}: {}, {}, of which the complete lines in the first {} were read, as a fetch reads them (RFC 9309 section 2.5)",
             clean(&file.path),
+            file.kind(),
             file.size(),
             keepout::fetch::MIN_BODY_LIMIT
         ),
-        (Some(file), _) => format!("{}: local file, {}", clean(&file.path), file.size()),
+        (Some(file), _) => format!("{}: {}, {}", clean(&file.path), file.kind(), file.size()),
         (None, Some(outcome)) => fetch_summary(outcome),
         (None, None) => String::from("(no source)"),
     }

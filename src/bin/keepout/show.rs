@@ -160,7 +160,13 @@ fn lints(l: &Loaded) -> Vec<Lint> {
 fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
     let robots = &l.robots;
     match (&l.file, robots.fetch_outcome()) {
-        (Some(file), _) => writeln!(out, "{}: local file, {}", clean(&file.path), file.size())?,
+        (Some(file), _) => writeln!(
+            out,
+            "{}: {}, {}",
+            clean(&file.path),
+            file.kind(),
+            file.size()
+        )?,
         (None, Some(o)) => {
             writeln!(out, "{}", fetch_summary(o))?;
             writeln!(

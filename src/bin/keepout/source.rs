@@ -87,6 +87,7 @@ impl Source {
         Ok(Loaded {
             robots: Robots::parse(parsed),
             file: Some(LocalFile {
+                stdin: matches!(self, Source::Stdin),
                 path: name,
                 len: local.len,
                 cap_line,
@@ -240,9 +241,20 @@ pub struct LocalFile {
     /// Whether only the complete lines within that limit were parsed, as
     /// a fetch would ([`Extent::Fetched`]).
     pub cut: bool,
+    /// Whether it was read from stdin (`-`) rather than from a path.
+    pub stdin: bool,
 }
 
 impl LocalFile {
+    /// What it is, for text output: `local file`, or `standard input`.
+    pub fn kind(&self) -> &'static str {
+        if self.stdin {
+            "standard input"
+        } else {
+            "local file"
+        }
+    }
+
     /// Its size, for text output: `1234 bytes`, or `more than 67108864
     /// bytes` for a file larger than [`MAX_LOCAL_BYTES`].
     pub fn size(&self) -> String {
@@ -381,6 +393,7 @@ mod tests {
             len: MAX_LOCAL_BYTES + 1,
             cap_line: None,
             cut: true,
+            stdin: false,
         };
         assert_eq!(file.size(), "more than 67108864 bytes");
         let error = read_local(body.as_bytes(), Extent::Whole, max)
