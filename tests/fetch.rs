@@ -925,6 +925,43 @@ async fn expiry_follows_cache_headers_capped_at_a_day() {
     );
 }
 
+/// An `ETag` holding octets past ASCII (`obs-text`, which RFC 9110 allows
+/// in an entity tag) is kept, and sent back as the same octets: the
+/// refresh stays conditional.
+#[tokio::test]
+async fn an_etag_with_octets_past_ascii_still_makes_the_refresh_conditional() {
+    let octets = b"W/\"caf\xe9-\xff\"";
+    let etag = http::HeaderValue::from_bytes(octets).unwrap();
+    let server = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .and(header_exists("if-none-match"))
+        .respond_with(ResponseTemplate::new(304))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(rules_200().insert_header("etag", etag.clone()))
+        .mount(&server)
+        .await;
+    let fetcher = fetcher();
+    let first = fetcher.fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        first.fetch_outcome().unwrap().etag(),
+        Some("W/\"café-\u{ff}\"")
+    );
+    let second = fetcher.refresh(&first).await.unwrap();
+    let outcome = second.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::NotModified);
+    assert_eq!(outcome.etag(), first.fetch_outcome().unwrap().etag());
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(
+        requests[1].headers.get("if-none-match").unwrap().as_bytes(),
+        octets
+    );
+    assert_rules(&second, &server.uri());
+}
+
 #[tokio::test]
 async fn refresh_with_validators_304_keeps_the_rules() {
     let etag = "\"v1\"";

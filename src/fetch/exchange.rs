@@ -9,7 +9,7 @@ use http::header::{
     ACCEPT, ACCEPT_ENCODING, CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
     USER_AGENT,
 };
-use http::{HeaderMap, StatusCode};
+use http::{HeaderMap, HeaderValue, StatusCode};
 use url::Url;
 
 use super::body::{self, BodyError, CappedBody};
@@ -82,7 +82,7 @@ impl Fetcher {
             Ending::Body(body) => {
                 outcome.body_bytes = body.bytes.len();
                 outcome.truncated_at_cap = body.truncated;
-                outcome.etag = header_text(headers, &ETAG);
+                outcome.etag = etag_text(headers);
                 outcome.last_modified = header_text(headers, &LAST_MODIFIED);
                 let mut text =
                     charset::to_utf8(body.bytes, headers.get(CONTENT_TYPE), body.truncated);
@@ -98,7 +98,7 @@ impl Fetcher {
                 outcome.result = FetchResult::NotModified;
                 outcome.body_bytes = old.body_bytes;
                 outcome.truncated_at_cap = old.truncated_at_cap;
-                outcome.etag = header_text(headers, &ETAG).or_else(|| old.etag.clone());
+                outcome.etag = etag_text(headers).or_else(|| old.etag.clone());
                 outcome.last_modified =
                     header_text(headers, &LAST_MODIFIED).or_else(|| old.last_modified.clone());
                 // RFC 9111 section 4.3.4: a 304's headers update the stored
@@ -161,7 +161,7 @@ async fn exchange(
         // Validators belong to the URL that served the stored rules.
         let conditional = validators.filter(|v| v.final_url == progress.url);
         if let Some(stored) = conditional {
-            if let Some(etag) = &stored.etag {
+            if let Some(etag) = stored.etag.as_deref().and_then(etag_value) {
                 request = request.header(IF_NONE_MATCH, etag);
             }
             if let Some(date) = &stored.last_modified {
@@ -335,12 +335,58 @@ fn header_text(headers: &HeaderMap, name: &http::HeaderName) -> Option<String> {
     headers.get(name)?.to_str().ok().map(str::to_owned)
 }
 
+/// The `ETag` as text, its octets read as Latin-1: an entity tag may hold
+/// octets past ASCII (`obs-text`, RFC 9110 section 8.8.3), and one that
+/// does must still make the refresh conditional. [`etag_value`] gives the
+/// octets back.
+fn etag_text(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(ETAG)?;
+    Some(match value.to_str() {
+        Ok(text) => text.to_owned(),
+        Err(_) => value.as_bytes().iter().map(|&b| char::from(b)).collect(),
+    })
+}
+
+/// The octets of an `ETag` that [`etag_text`] made text, to send back in
+/// `If-None-Match` exactly as the server sent them.
+fn etag_value(etag: &str) -> Option<HeaderValue> {
+    let octets: Option<Vec<u8>> = etag.chars().map(|c| u8::try_from(c).ok()).collect();
+    HeaderValue::from_bytes(&octets?).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn result(fetcher: &Fetcher, code: u16) -> FetchResult {
         status_result(&fetcher.config, StatusCode::from_u16(code).unwrap())
+    }
+
+    /// An entity tag with octets past ASCII is kept, and sent back as the
+    /// same octets.
+    #[test]
+    fn etags_round_trip_whatever_their_octets() {
+        for octets in [
+            &b"\"v1\""[..],
+            b"W/\"caf\xe9\"",
+            b"\"\x80\xff\"",
+            b"\"a b\tc\"",
+        ] {
+            let mut headers = HeaderMap::new();
+            headers.insert(ETAG, HeaderValue::from_bytes(octets).unwrap());
+            let text = etag_text(&headers).unwrap();
+            assert_eq!(etag_value(&text).unwrap().as_bytes(), octets);
+        }
+        assert_eq!(
+            etag_text(&HeaderMap::from_iter([(
+                ETAG,
+                HeaderValue::from_bytes(b"\"caf\xe9\"").unwrap()
+            )])),
+            Some("\"café\"".to_owned())
+        );
+        assert_eq!(etag_text(&HeaderMap::new()), None);
+        // Not from `etag_text`: nothing to send.
+        assert_eq!(etag_value("\"ツ\""), None);
     }
 
     #[test]

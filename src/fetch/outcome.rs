@@ -124,7 +124,10 @@ impl FetchOutcome {
         now >= self.expires_at
     }
 
-    /// The `ETag` validator of the rules, for a conditional re-fetch.
+    /// The `ETag` validator of the rules, for a conditional re-fetch. Octets
+    /// past ASCII, which an entity tag may hold (`obs-text`, RFC 9110
+    /// section 8.8.3), are read as Latin-1 (`0xE9` is `é`); a refresh sends
+    /// them back as they came.
     pub fn etag(&self) -> Option<&str> {
         self.etag.as_deref()
     }
