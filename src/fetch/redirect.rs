@@ -2,6 +2,8 @@
 //! counted, loops and non-http(s) targets are caught, and the final URL is
 //! known.
 
+use std::borrow::Cow;
+
 use http::header::LOCATION;
 use http::{HeaderMap, StatusCode};
 use url::Url;
@@ -19,10 +21,16 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
         .get(LOCATION)
         .ok_or(UnavailableReason::MissingLocation)?
         .as_bytes();
-    // Some servers send raw UTF-8 in Location; `Url::join` percent-encodes it.
-    let location = std::str::from_utf8(raw)
-        .map_err(|_| UnavailableReason::InvalidLocation(String::from_utf8_lossy(raw).into()))?
-        .trim();
+    // Some servers send octets past ASCII in Location, where RFC 9110
+    // section 10.2.2 allows only a URI reference. They are requested as
+    // sent, percent-encoded octet by octet: `Url::join` does that to UTF-8,
+    // and any other octets (Latin-1, say) are encoded here the same way,
+    // as curl does.
+    let location = match std::str::from_utf8(raw) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(percent_encode_past_ascii(raw)),
+    };
+    let location = location.trim();
     if location.is_empty() {
         return Err(UnavailableReason::MissingLocation);
     }
@@ -45,6 +53,19 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
         return Err(UnavailableReason::InvalidLocation(location.to_owned()));
     }
     Ok(next)
+}
+
+/// `octets` with each octet past ASCII written `%HH`.
+fn percent_encode_past_ascii(octets: &[u8]) -> String {
+    let mut text = String::with_capacity(octets.len() * 3);
+    for &b in octets {
+        if b.is_ascii() {
+            text.push(char::from(b));
+        } else {
+            text.push_str(&format!("%{b:02X}"));
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -94,6 +115,21 @@ mod tests {
         );
     }
 
+    /// Octets past ASCII that are not UTF-8 are requested as sent, as
+    /// UTF-8 is: percent-encoded one by one.
+    #[test]
+    fn requests_octets_past_ascii_as_sent() {
+        assert_eq!(
+            from(b"/caf\xe9/robots.txt?q=\xff").unwrap(),
+            "http://a.example:8080/caf%E9/robots.txt?q=%FF"
+        );
+        assert_eq!(from(b"\xff\xfe").unwrap(), "http://a.example:8080/%FF%FE");
+        assert_eq!(
+            from(b"//b.example/\x80 x").unwrap(),
+            "http://b.example/%80%20x"
+        );
+    }
+
     #[test]
     fn rejects_bad_targets() {
         assert_eq!(
@@ -105,8 +141,9 @@ mod tests {
             from(b"http://[::1"),
             Err(UnavailableReason::InvalidLocation(_))
         ));
+        // Octets that are not UTF-8 in the host: no host a request can name.
         assert!(matches!(
-            from(b"\xff\xfe"),
+            from(b"http://\xff\xfe.example/"),
             Err(UnavailableReason::InvalidLocation(_))
         ));
         // A host the URL standard keeps but no request can carry.
