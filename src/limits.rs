@@ -57,10 +57,11 @@
 //! | body shorter than `Content-Length` | — | [`TruncatedBody`](crate::fetch::UnreachableReason::TruncatedBody) (disallow all); bytes past a `Content-Length` are ignored, and the connection is not reused for them |
 //! | freshness of rules | at most 24 hours (RFC 9309 section 2.4); `Cache-Control: max-age`, `Expires` and `Age` shorten it | [`is_expired`](crate::FetchOutcome::is_expired) turns true: a re-fetch is due. Values past the clock's range are capped, never overflow |
 //! | freshness of unreachable results | [`unreachable_ttl`](crate::fetch::FetcherBuilder::unreachable_ttl): [`DEFAULT_UNREACHABLE_TTL`](crate::fetch::DEFAULT_UNREACHABLE_TTL) = 1 hour, never more than 24 hours whatever is configured; `Retry-After` sets it directly (up to 24 hours) | a re-fetch is due |
-//! | concurrency | none inside the fetcher: one fetch is one request at a time; the client's pool keeps idle connections (no per-host cap, closed after 90 s idle) | limit it in the crawler, e.g. with a [`tokio::sync::Semaphore`]. `examples/many_fetches.rs` measured 10,000 spawned fetches, 256 at a time against slow servers (debug build): about 2 KiB per waiting fetch and 33 KiB per fetch in progress, server side included; `examples/stream_memory.rs` measured the peak of one fetch of an endless body or 1 GiB gzip bomb at under 2 MiB above the baseline, and of a brotli bomb declaring a 1 MiB window (the most decoded) at 2.4 MiB; one declaring 16 MiB cost 17.3 MiB before such windows were refused, and costs 0.3 MiB now |
+//! | concurrency | none inside the fetcher: one fetch is one request at a time, on one connection, which the fetcher's own client closes when the fetch ends (it keeps no idle connections: see [`FetcherBuilder`](crate::fetch::FetcherBuilder)), so the sockets open are those of the fetches in progress | limit it in the crawler, e.g. with a [`tokio::sync::Semaphore`]. `examples/many_fetches.rs` measured 10,000 spawned fetches, 256 at a time against slow servers (debug build): about 2 KiB per waiting fetch and 33 KiB per fetch in progress, server side included; `examples/stream_memory.rs` measured the peak of one fetch of an endless body or 1 GiB gzip bomb at under 2 MiB above the baseline, and of a brotli bomb declaring a 1 MiB window (the most decoded) at 2.4 MiB; one declaring 16 MiB cost 17.3 MiB before such windows were refused, and costs 0.3 MiB now |
 //!
 //! A client given to [`client`](crate::fetch::FetcherBuilder::client) brings
-//! its own connect timeout, decompression and HTTP limits; the body limit,
+//! its own connect timeout, decompression, connection pool and HTTP
+//! limits; the body limit,
 //! redirect counting (with redirects off in that client) and total timeout
 //! still apply.
 

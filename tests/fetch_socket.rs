@@ -865,3 +865,93 @@ async fn redirect_from_http_to_https_is_followed() {
     );
     assert_disallow_all(&robots, &base);
 }
+
+/// The fetcher's own client keeps no connection once a fetch ends: the
+/// server sees it closed as soon as the response is read, though the
+/// response allows keep-alive. (reqwest's default pool kept every
+/// connection for 90 s: a socket per origin fetched, which used up a 1,024
+/// descriptor limit at 1,500 origins a minute, and a connection tied to
+/// the runtime that opened it.)
+#[tokio::test]
+async fn no_connection_is_kept_after_a_fetch() {
+    let (closed_tx, mut closed_rx) = tokio::sync::mpsc::unbounded_channel();
+    let addr = raw_server(move |mut socket| {
+        let closed = closed_tx.clone();
+        async move {
+            let _ = read_head(&mut socket).await;
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\
+                 Connection: keep-alive\r\nKeep-Alive: timeout=60\r\n\r\n",
+                RULES.len()
+            );
+            socket.write_all(head.as_bytes()).await.unwrap();
+            socket.write_all(RULES.as_bytes()).await.unwrap();
+            // The client's next move: another request, or closing.
+            let mut buf = [0u8; 64];
+            let _ = closed.send(matches!(socket.read(&mut buf).await, Ok(0) | Err(_)));
+        }
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let fetcher = fetcher();
+    let robots = fetcher.fetch(&base).await.unwrap();
+    assert_rules(&robots, &base);
+    // Bounded, so that a kept connection fails the test rather than
+    // holding it for the pool's 90 s; a closed one is seen at once.
+    let closed = tokio::time::timeout(Duration::from_secs(5), closed_rx.recv()).await;
+    assert_eq!(closed, Ok(Some(true)), "the connection was kept open");
+    // A second fetch of the same origin opens a new connection.
+    let again = fetcher.fetch(&base).await.unwrap();
+    assert_rules(&again, &base);
+    let closed = tokio::time::timeout(Duration::from_secs(5), closed_rx.recv()).await;
+    assert_eq!(closed, Ok(Some(true)));
+}
+
+/// One fetcher serves several runtimes: a fetch from a second runtime,
+/// while the first (which fetched from the same origin) is alive but idle,
+/// ends at once. With a kept connection it went to the first runtime's
+/// connection task, which nothing ran, and timed out (disallow all).
+#[test]
+fn one_fetcher_serves_several_runtimes() {
+    let server = tokio::runtime::Runtime::new().unwrap();
+    let addr = server.block_on(raw_server(|mut socket| async move {
+        loop {
+            if read_head(&mut socket).await.is_empty() {
+                return;
+            }
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+                RULES.len()
+            );
+            if socket.write_all(head.as_bytes()).await.is_err()
+                || socket.write_all(RULES.as_bytes()).await.is_err()
+            {
+                return;
+            }
+        }
+    }));
+    let base = format!("http://{addr}");
+    let fetcher = Fetcher::builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let current = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let first = current();
+    let robots = first.block_on(fetcher.fetch(&base)).unwrap();
+    assert_rules(&robots, &base);
+    // `first` stays alive, and idle.
+    let started = Instant::now();
+    let robots = current().block_on(fetcher.fetch(&base)).unwrap();
+    assert_rules(&robots, &base);
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(first);
+}
