@@ -52,6 +52,16 @@
 //! [`unreachable_ttl`](crate::FetcherBuilder::unreachable_ttl) is not
 //! consulted.
 //!
+//! # Concurrency
+//!
+//! The cache does not bound how many origins it fetches at once: lookups
+//! of different origins that miss each start a fetch straight away, and
+//! each fetch holds a connection (a file descriptor) and up to the body
+//! limit of memory until it ends. Bound it where the lookups come from:
+//! the number of crawler tasks, or a [`tokio::sync::Semaphore`] around
+//! lookups of origins not seen before (see
+//! [`limits`](crate::limits)).
+//!
 //! # Time
 //!
 //! All of the cache's timing reads one injectable [`Clock`] (the system
