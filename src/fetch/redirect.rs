@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use http::header::LOCATION;
 use http::{HeaderMap, StatusCode};
+use percent_encoding::{AsciiSet, CONTROLS, percent_encode};
 use url::Url;
 
 use super::outcome::UnavailableReason;
@@ -28,7 +29,7 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
     // as curl does.
     let location = match std::str::from_utf8(raw) {
         Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(percent_encode_past_ascii(raw)),
+        Err(_) => Cow::Owned(percent_encode(raw, PAST_ASCII).to_string()),
     };
     let location = location.trim();
     if location.is_empty() {
@@ -55,18 +56,10 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
     Ok(next)
 }
 
-/// `octets` with each octet past ASCII written `%HH`.
-fn percent_encode_past_ascii(octets: &[u8]) -> String {
-    let mut text = String::with_capacity(octets.len() * 3);
-    for &b in octets {
-        if b.is_ascii() {
-            text.push(char::from(b));
-        } else {
-            text.push_str(&format!("%{b:02X}"));
-        }
-    }
-    text
-}
+/// What is percent-encoded of a `Location` that is not UTF-8: the octets
+/// past ASCII (`percent_encode` always encodes those). A header value holds
+/// no control octet but tab, which stays, as it does in UTF-8.
+const PAST_ASCII: &AsciiSet = &CONTROLS.remove(b'\t');
 
 #[cfg(test)]
 mod tests {
