@@ -699,6 +699,59 @@ async fn unreachable_origin_disallows_everything() {
     assert_eq!(object["robots"]["reason"], "HTTP 503 Service Unavailable");
 }
 
+/// Runs `check -a ExampleBot url` with the proxy environment set to
+/// `proxy` (HTTP_PROXY) and `exempt` (NO_PROXY), the lowercase forms unset.
+async fn check_through_proxy(proxy: &str, exempt: &str, url: &str) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_keepout"))
+        .args(["check", "-a", "ExampleBot", url])
+        .env("HTTP_PROXY", proxy)
+        .env("NO_PROXY", exempt)
+        .env_remove("http_proxy")
+        .env_remove("no_proxy")
+        .env_remove("ALL_PROXY")
+        .env_remove("all_proxy")
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("the keepout binary runs");
+    Run {
+        code: out.status.code().expect("exited"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+#[tokio::test]
+async fn the_proxy_environment_is_obeyed() {
+    // HTTP_PROXY names a server that answers as the proxy: the request for
+    // an origin that does not resolve reaches it, in absolute form.
+    let proxy = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /private\n"),
+        1,
+    )
+    .await;
+    let run = check_through_proxy(&proxy.uri(), "", "http://robots.invalid/private/x").await;
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert_eq!(
+        run.lines()[1],
+        "DISALLOWED http://robots.invalid/private/x  line 2: Disallow: /private  (group at line 1: User-agent: *)"
+    );
+    let asked = proxy.received_requests().await.unwrap();
+    assert_eq!(asked[0].url.as_str(), "http://robots.invalid/robots.txt");
+
+    // NO_PROXY exempts a host: the origin is fetched directly, and the
+    // proxy (a closed port) is not tried.
+    let origin = serve(ResponseTemplate::new(404), 1).await;
+    let run = check_through_proxy(
+        "http://127.0.0.1:9",
+        "127.0.0.1",
+        &format!("{}/x", origin.uri()),
+    )
+    .await;
+    assert_eq!(run.code, 0, "stdout: {}", run.stdout);
+}
+
 #[tokio::test]
 async fn unavailable_origin_allows_everything() {
     let server = serve(ResponseTemplate::new(404), 1).await;

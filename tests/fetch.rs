@@ -371,8 +371,10 @@ async fn cross_host_redirect_rules_apply_to_the_original_host() {
         &format!("http://b.test:{other_port}/robots.txt"),
     ))
     .await;
-    // Two host names on loopback, through a client of our own.
+    // Two host names on loopback, through a client of our own (direct,
+    // whatever proxy the environment names).
     let client = reqwest::Client::builder()
+        .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .resolve("a.test", *origin.address())
         .resolve("b.test", *other.address())

@@ -227,6 +227,12 @@ impl Fetcher {
 /// [`Robots::fetch`](crate::Robots::fetch)'s shared one) serve several
 /// runtimes. To keep connections, give a client of your own.
 ///
+/// That client sends requests through the proxy the environment names, as
+/// reqwest's clients do: `HTTP_PROXY`, `HTTPS_PROXY` or `ALL_PROXY` (or
+/// their lowercase forms), except to the hosts `NO_PROXY` lists. To choose
+/// a proxy, or none, whatever the environment says, give a client of your
+/// own (with [`reqwest::ClientBuilder::proxy`] or `no_proxy`).
+///
 /// [`build`](Self::build) names the option it refuses:
 ///
 /// ```
@@ -335,8 +341,8 @@ impl FetcherBuilder {
         self
     }
 
-    /// Uses this client for requests, e.g. to share a connection pool or set
-    /// a proxy. Its pool is used as it is configured: reqwest keeps every
+    /// Uses this client for requests, e.g. to share a connection pool or
+    /// choose a proxy. Its pool is used as it is configured: reqwest keeps every
     /// idle connection for 90 s by default, a socket for each origin
     /// fetched in that time (see above for why the fetcher's own client
     /// keeps none; `pool_max_idle_per_host(0)` does the same). Its redirect
