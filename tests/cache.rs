@@ -1558,3 +1558,69 @@ fn cache_and_futures_are_send_sync_clone() {
     send(&cache.is_allowed(AGENT, "http://127.0.0.1:9/"));
     send(&cache.crawl_delay(AGENT, "http://127.0.0.1:9/"));
 }
+
+// --- the wall clock stepping back (a VM restored, an NTP step at boot) ---
+
+/// A year, for a clock step.
+const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+
+#[tokio::test]
+async fn a_clock_stepping_back_makes_fresh_rules_due() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    let fetched_at = clock.now();
+
+    // The rules were cached "in the future": how long ago is unknown, so
+    // they are fetched again rather than kept for a year and a day.
+    clock.set(fetched_at - YEAR);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 2);
+    // Fresh again, from the new fetch.
+    clock.advance(HOUR);
+    cache.get(server.uri()).await.unwrap();
+    assert_eq!(requests(&server).await, 2);
+    assert_eq!(
+        cache.due_at(server.uri()).await.unwrap(),
+        Some(fetched_at - YEAR + DAY)
+    );
+}
+
+#[tokio::test]
+async fn a_clock_stepping_back_does_not_keep_an_origin_disallowed() {
+    let server = serve(ResponseTemplate::new(503)).await;
+    let (cache, clock) = cache();
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::DisallowAll);
+    remount(&server, rules_200()).await;
+
+    // The retry was due a minute after the failure; with the clock a year
+    // back, waiting for it would disallow the origin for a year.
+    clock.set(clock.now() - YEAR);
+    assert_eq!(cache.due_at(server.uri()).await.unwrap(), Some(clock.now()));
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 1, "the retry");
+}
+
+#[tokio::test]
+async fn a_clock_stepping_back_in_an_outage_counts_the_stale_limit_from_then() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    remount(&server, ResponseTemplate::new(503)).await;
+    clock.advance(DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+
+    // The outage goes on across the step: it is counted from the first
+    // failure seen after it, not from a date a year ahead of the clock.
+    clock.set(clock.now() - YEAR);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    assert_eq!(requests(&server).await, 2, "the failed retry");
+    clock.advance(29 * DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    clock.advance(DAY);
+    assert_eq!(
+        cache.get(server.uri()).await.unwrap().access(),
+        Access::AllowAll
+    );
+}

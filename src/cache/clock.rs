@@ -7,7 +7,9 @@ use std::time::{Duration, SystemTime};
 /// Where a [`RobotsCache`](crate::RobotsCache) reads the time.
 ///
 /// The cache decides freshness, retry times and the stale limit by this
-/// clock alone. A fetch's lifetime is read from its
+/// clock alone (a clock that steps back makes the entries made since the
+/// time it stepped to due at once: see the [module docs](crate::cache#time)).
+/// A fetch's lifetime is read from its
 /// [`FetchOutcome`](crate::FetchOutcome) as a duration
 /// (`expires_at - fetched_at`) and anchored at the clock's `now` when the
 /// fetch completed, so a test can move a [`ManualClock`] forward by days

@@ -154,6 +154,10 @@ pub(crate) struct Entry {
     /// What `get` returns.
     pub(crate) served: Arc<Robots>,
     pub(crate) state: State,
+    /// The clock's time when the entry was made. A reading before it means
+    /// the wall clock stepped back since, by an unknown amount (see
+    /// [`is_fresh_at`](Self::is_fresh_at)).
+    made_at: SystemTime,
     /// When to contact the server again.
     pub(crate) next_check: SystemTime,
     /// Estimated retained bytes, for the weigher.
@@ -208,7 +212,12 @@ struct AtLimit {
 }
 
 impl Entry {
-    fn new(served: Arc<Robots>, state: State, next_check: SystemTime) -> Entry {
+    fn new(
+        served: Arc<Robots>,
+        state: State,
+        made_at: SystemTime,
+        next_check: SystemTime,
+    ) -> Entry {
         // The indexes that checks build later are weighed in now, at their
         // most: the weight is taken once, on insertion.
         let weight =
@@ -216,6 +225,7 @@ impl Entry {
         Entry {
             served,
             state,
+            made_at,
             next_check,
             weight,
             refreshing: AtomicBool::new(false),
@@ -244,7 +254,7 @@ impl Entry {
                 .and_then(|o| o.expires_at().duration_since(o.fetched_at()).ok())
                 .unwrap_or_default()
                 .max(policy.min_ttl);
-            return Entry::new(Arc::new(fetched), State::Fresh, later(now, lifetime));
+            return Entry::new(Arc::new(fetched), State::Fresh, now, later(now, lifetime));
         }
         let fetched = Arc::new(fetched);
         let outcome = fetched.fetch_outcome();
@@ -255,7 +265,10 @@ impl Entry {
         // Section 2.3.1.4 counts the time robots.txt has been unreachable:
         // from this failure, or from the first of the failures in a row
         // before it (never from the last good answer, which may be a month
-        // old for an origin nobody asked about meanwhile).
+        // old for an origin nobody asked about meanwhile). A first failure
+        // "later" than `now` was seen before the clock stepped back: the
+        // outage is then counted from `now`, the earliest time known to be
+        // in it.
         let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
             None => (None, now, 1),
             Some((p, State::Fresh)) => (Some(&p.served), now, 1),
@@ -274,6 +287,7 @@ impl Entry {
         };
         let asked = outcome.and_then(|o| o.retry_after()).unwrap_or_default();
         let retry_at = later(now, policy.backoff(failures).max(asked));
+        let since = since.min(now);
         let limit = later(since, policy.stale_limit);
         if now >= limit {
             // RFC 9309 section 2.3.1.4: after 30 days unreachable the file
@@ -281,6 +295,7 @@ impl Entry {
             return Entry::new(
                 Arc::new(given_up(outcome, policy)),
                 State::GaveUp { since, failures },
+                now,
                 retry_at,
             )
             .with_last_failure(Some(last_failure));
@@ -301,12 +316,14 @@ impl Entry {
             Some(good) => Entry::new(
                 Arc::new(stale_copy(good, outcome)),
                 State::Stale { since, failures },
+                now,
                 next_check,
             ),
             // The fetcher's value: disallow all, with the outcome.
             None => Entry::new(
                 Arc::clone(&fetched),
                 State::NoCopy { since, failures },
+                now,
                 next_check,
             ),
         };
@@ -335,17 +352,19 @@ impl Entry {
     ///
     /// `now` must be the time the entry was found due at (not a later
     /// reading of a clock that may step back): being due before the retry
-    /// time, it is due for the limit.
+    /// time, it is due for the limit. (Unless the clock has stepped back to
+    /// before the entry was made: then a fetch is due, and tells.)
     pub(crate) fn at_stale_limit(&self, now: SystemTime) -> Option<Entry> {
         let at = self.at_limit.as_ref()?;
         let (State::Stale { since, failures } | State::NoCopy { since, failures }) = self.state
         else {
             return None;
         };
-        (now < at.retry_at).then(|| {
+        (at.limit <= now && now < at.retry_at).then(|| {
             Entry::new(
                 Arc::clone(&at.served),
                 State::GaveUp { since, failures },
+                now,
                 at.retry_at,
             )
             .with_last_failure(self.last_failure.clone())
@@ -376,8 +395,8 @@ impl Entry {
                 (self.state.clone(), Arc::clone(&self.served))
             }
         };
-        let mut entry =
-            Entry::new(served, state, self.next_check).with_last_failure(self.last_failure.clone());
+        let mut entry = Entry::new(served, state, self.made_at, self.next_check)
+            .with_last_failure(self.last_failure.clone());
         entry.stamp = self.stamp;
         if let Some(at) = &self.at_limit {
             entry.weight = entry.weight.saturating_add(at.served.heap_bytes());
@@ -411,10 +430,28 @@ impl Entry {
         }
     }
 
-    /// Whether `get` should serve this entry without a fetch at `now`.
+    /// Whether `get` should serve this entry without a fetch at `now`:
+    /// before its next check, and not before the entry was made. A clock
+    /// reading earlier than that means the wall clock stepped back, by an
+    /// unknown amount (a restored VM, an NTP step at boot): waiting for
+    /// `next_check` could then keep rules past RFC 9309 section 2.4's day,
+    /// or an unreachable origin disallowed, for as long as the step. The
+    /// entry is due instead, and the fetch anchors its successor at the
+    /// clock's new time.
     #[inline]
     pub(crate) fn is_fresh_at(&self, now: SystemTime) -> bool {
-        now < self.next_check
+        self.made_at <= now && now < self.next_check
+    }
+
+    /// When a lookup fetches again, as read at `now`: the next check, or
+    /// `now` itself when the clock has stepped back past the entry's making
+    /// (see [`is_fresh_at`](Self::is_fresh_at)).
+    pub(crate) fn due_at(&self, now: SystemTime) -> SystemTime {
+        if now < self.made_at {
+            now
+        } else {
+            self.next_check
+        }
     }
 
     /// Whether the value served at `now` ([`served_at`](Self::served_at))

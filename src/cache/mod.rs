@@ -70,6 +70,15 @@
 //! clock's time when the fetch ended. Nothing runs in the background: expiry
 //! and retries are acted on by the next `get` that finds them due.
 //!
+//! The system clock can step (a restored VM, an NTP correction at boot).
+//! A step forward makes entries due early: they are fetched again, and an
+//! outage under way nears its stale limit by the step. A step back would
+//! otherwise keep each entry for as long as the step, rules past the 24 h
+//! RFC 9309 section 2.4 allows and unreachable origins disallowed without a
+//! retry; so an entry looked up at a time before it was made is due at
+//! once, and an outage spanning the step is counted from the first failure
+//! after it.
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), keepout::Error> {
 //! use keepout::RobotsCache;
@@ -313,8 +322,10 @@ impl RobotsCache {
     /// or for an unreachable origin its retry time, backoff and
     /// `Retry-After` included, which the served value's
     /// [`FetchOutcome::expires_at`](crate::FetchOutcome::expires_at) does
-    /// not know of: a crawler can requeue the origin's URLs for then.
-    /// `None` when the origin is not cached: its next lookup fetches.
+    /// not know of: a crawler can requeue the origin's URLs for then. The
+    /// clock's time, if it has stepped back to before the value was cached
+    /// (see [Time](crate::cache#time)). `None` when the origin is not
+    /// cached: its next lookup fetches.
     /// Makes no request, and counts in no [`stats`](Self::stats); to the
     /// capacity bound it is a use of the origin, as a lookup is.
     ///
@@ -322,11 +333,12 @@ impl RobotsCache {
     pub async fn due_at(&self, url: impl AsRef<str>) -> Result<Option<SystemTime>, Error> {
         let key = origin_key_ref(url.as_ref())?;
         let inner = &*self.inner;
+        let now = inner.clock.now();
         if let Some(entry) = inner.map.get(&*key).await {
-            return Ok(Some(entry.next_check));
+            return Ok(Some(entry.due_at(now)));
         }
         // An unreachable origin evicted meanwhile keeps its retry time.
-        Ok(inner.evicted.get(&*key).map(|entry| entry.next_check))
+        Ok(inner.evicted.get(&*key).map(|entry| entry.due_at(now)))
     }
 
     /// Forgets the origin of `url`, so the next `get` fetches it again. A
