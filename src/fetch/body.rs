@@ -609,10 +609,134 @@ fn feed(decoder: &mut impl Write, mut input: &[u8]) -> io::Result<Fed> {
     Ok(Fed::More)
 }
 
+/// A body being read and decoded: everything reading does but the I/O,
+/// which [`read_capped`] does. Chunks go in as they arrive
+/// ([`chunk`](Self::chunk)), then the end of the body if it comes first
+/// ([`end`](Self::end)); at most `cap` octets are taken as sent, and at
+/// most `cap` kept as decoded.
+pub(crate) struct Reading {
+    decoder: Decoder,
+    transfer: Coding,
+    content: Coding,
+    cap: usize,
+    /// The length the response announced, 0 if none.
+    hint: u64,
+    /// Octets taken so far, as sent.
+    received: usize,
+}
+
+/// What reading a chunk leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// Read on.
+    More,
+    /// The body is read: complete, or cut at the cap (`truncated`), the
+    /// rest never to be read.
+    Done { truncated: bool },
+}
+
+impl Reading {
+    /// Reading a body in `transfer` coding (besides chunked) over
+    /// `content` coding, of announced length `hint` (0 if none).
+    pub(crate) fn new(transfer: Coding, content: Coding, cap: usize, hint: u64) -> Reading {
+        // A length header is only a hint: allocate for it up to the cap,
+        // and never more than `PREALLOCATE_MAX` ahead of the bytes that
+        // arrive (the cap may be raised as far as `usize::MAX`, and a
+        // server may lie).
+        let capacity = usize::try_from(hint)
+            .unwrap_or(cap)
+            .min(cap)
+            .min(PREALLOCATE_MAX);
+        Reading {
+            decoder: Decoder::chain(transfer, content, Sink::new(capacity, cap)),
+            transfer,
+            content,
+            cap,
+            hint,
+            received: 0,
+        }
+    }
+
+    /// Octets taken so far, as sent.
+    pub(crate) fn received(&self) -> usize {
+        self.received
+    }
+
+    /// Whether nothing more would be kept: `cap` octets taken as sent, or
+    /// decoded from what was taken. A further chunk only tells whether the
+    /// body goes on past the cap.
+    pub(crate) fn at_cap(&mut self) -> bool {
+        self.received == self.cap || self.decoder.sink().at_cap()
+    }
+
+    /// Takes a chunk that arrived: as much of it as the cap allows.
+    /// `Err` names data that cannot be decoded.
+    pub(crate) fn chunk(&mut self, chunk: &[u8]) -> Result<Read, String> {
+        // Never more than `cap` octets as sent.
+        let take = chunk.len().min(self.cap - self.received);
+        self.received += take;
+        match self.decoder.decode(&chunk[..take]) {
+            // What follows the coded data is not read.
+            Ok(Fed::Ended) => return Ok(Read::Done { truncated: false }),
+            Ok(Fed::More) => {}
+            Err(_) if self.decoder.sink().is_full() => return Ok(Read::Done { truncated: true }),
+            Err(error) => return Err(self.failed(&error)),
+        }
+        if self.decoder.sink().is_full() || take < chunk.len() {
+            return Ok(Read::Done { truncated: true });
+        }
+        // At the cap with more announced: done, without waiting for a chunk
+        // that would only be dropped (a server stalling there would
+        // otherwise turn a long file into a timeout).
+        if self.received == self.cap && self.hint > self.cap as u64 {
+            return Ok(Read::Done { truncated: true });
+        }
+        Ok(Read::More)
+    }
+
+    /// The body ended: whether it was cut at the cap (`Ok(true)`: the end
+    /// of the coded data brought output past it), or `Err` if the coded
+    /// data stops short.
+    pub(crate) fn end(&mut self) -> Result<bool, String> {
+        // No body at all, whatever its `Content-Encoding` says (a 204,
+        // say): no rules, not data cut short.
+        if self.received == 0 {
+            return Ok(false);
+        }
+        match self.decoder.finish() {
+            Ok(()) => Ok(false),
+            Err(_) if self.decoder.sink().is_full() => Ok(true),
+            Err(error) => Err(self.failed(&error)),
+        }
+    }
+
+    /// The text read, once [`Read::Done`] or [`end`](Self::end) said
+    /// whether it was `truncated`.
+    pub(crate) fn into_body(mut self, truncated: bool) -> CappedBody {
+        if truncated {
+            // What the decoder holds of the data read; an error here is
+            // the cut (the data goes on past what was read) or the sink
+            // full.
+            let _ = self.decoder.flush();
+        }
+        let bytes = std::mem::take(self.decoder.sink().kept());
+        CappedBody { bytes, truncated }
+    }
+
+    /// An error decoding, naming the coding whose data is at fault.
+    fn failed(&mut self, error: &io::Error) -> String {
+        if self.transfer == Coding::Identity || self.decoder.sink().next_failed() {
+            format!("{} data: {error}", self.content.name())
+        } else {
+            format!("{} data (transfer coding): {error}", self.transfer.name())
+        }
+    }
+}
+
 /// Reads at most `cap` octets of `response`'s body, decoding its content
-/// coding ([`Coding::of`]) to at most `cap` octets. Stops as soon as either
-/// cap is reached without reading (or inflating) the rest; the response is
-/// then dropped, which closes the connection.
+/// coding ([`Coding::of`]) to at most `cap` octets ([`Reading`]). Stops as
+/// soon as either cap is reached without reading (or inflating) the rest;
+/// the response is then dropped, which closes the connection.
 ///
 /// `deadline` is the fetch's: with `cap` octets in, or decoded from what
 /// is in, and no length given, a server that neither ends the body nor
@@ -644,27 +768,9 @@ pub(crate) async fn read_capped(
         },
     };
     let hint = response.content_length().unwrap_or(0);
-    // A length header is only a hint: allocate for it up to the cap, and
-    // never more than `PREALLOCATE_MAX` ahead of the bytes that arrive (the
-    // cap may be raised as far as `usize::MAX`, and a server may lie).
-    let capacity = usize::try_from(hint)
-        .unwrap_or(cap)
-        .min(cap)
-        .min(PREALLOCATE_MAX);
-    let mut decoder = Decoder::chain(transfer, content, Sink::new(capacity, cap));
-    let failed = |decoder: &mut Decoder, error: io::Error| {
-        BodyError::Decode(
-            if transfer == Coding::Identity || decoder.sink().next_failed() {
-                format!("{} data: {error}", content.name())
-            } else {
-                format!("{} data (transfer coding): {error}", transfer.name())
-            },
-        )
-    };
-    let mut received = 0usize;
+    let mut reading = Reading::new(transfer, content, cap, hint);
     let truncated = loop {
-        // At the cap, as sent or as decoded, nothing more would be kept.
-        let at_cap = received == cap || decoder.sink().at_cap();
+        let at_cap = reading.at_cap();
         let next = match deadline.filter(|_| at_cap) {
             Some(deadline) => match tokio::time::timeout_at(deadline, response.chunk()).await {
                 Ok(next) => next,
@@ -675,15 +781,7 @@ pub(crate) async fn read_capped(
         };
         let chunk = match next {
             Ok(Some(chunk)) => chunk,
-            // No body at all, whatever its `Content-Encoding` says (a
-            // 204, say): no rules, not data cut short.
-            Ok(None) if received == 0 => break false,
-            Ok(None) => match decoder.finish() {
-                Ok(()) => break false,
-                // The end of the stream brought output past the cap.
-                Err(_) if decoder.sink().is_full() => break true,
-                Err(error) => return Err(failed(&mut decoder, error)),
-            },
+            Ok(None) => break reading.end().map_err(BodyError::Decode)?,
             // At the cap, the read was only to learn whether more follows:
             // what would be kept is all in, and the rest would never be
             // read (RFC 9309 section 2.5), so a connection that ends or
@@ -692,37 +790,16 @@ pub(crate) async fn read_capped(
             Err(error) => {
                 return Err(BodyError::Transport {
                     error,
-                    received: received as u64,
+                    received: reading.received() as u64,
                 });
             }
         };
-        // Never more than `cap` octets as sent.
-        let take = chunk.len().min(cap - received);
-        received += take;
-        match decoder.decode(&chunk[..take]) {
-            // What follows the coded data is not read.
-            Ok(Fed::Ended) => break false,
-            Ok(Fed::More) => {}
-            Err(_) if decoder.sink().is_full() => break true,
-            Err(error) => return Err(failed(&mut decoder, error)),
-        }
-        if decoder.sink().is_full() || take < chunk.len() {
-            break true;
-        }
-        // At the cap with more announced: done, without waiting for a chunk
-        // that would only be dropped (a server stalling there would
-        // otherwise turn a long file into a timeout).
-        if received == cap && hint > cap as u64 {
-            break true;
+        match reading.chunk(&chunk).map_err(BodyError::Decode)? {
+            Read::More => {}
+            Read::Done { truncated } => break truncated,
         }
     };
-    if truncated {
-        // What the decoder holds of the data read; an error here is the
-        // cut (the data goes on past what was read) or the sink full.
-        let _ = decoder.flush();
-    }
-    let bytes = std::mem::take(decoder.sink().kept());
-    Ok(CappedBody { bytes, truncated })
+    Ok(reading.into_body(truncated))
 }
 
 /// Drops the last line if it has no line end: what is left of a body cut at
