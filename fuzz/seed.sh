@@ -49,6 +49,25 @@ for f in "$src"/0[0-4]?_*.txt; do
     } > "corpus/fast_path/$(basename "$f" .txt).rep"
 done
 
-for target in parse_check explain normalize differential fast_path; do
+# response: some corpus files as bodies, in each coding mode (as sent, or
+# encoded by the target: gzip, zlib, brotli, raw deflate), a cap of 100,
+# 4,000 or 65,535 octets, various chunk sizes, with a few header lines.
+mkdir -p corpus/response
+i=0
+headers=('\x00max-age=3600' '\x01Wed, 21 Oct 2015 07:28:00 GMT' '\x03120' '\x04120'
+    '\x05/other/robots.txt' '\x06text/plain; charset=iso-8859-1' '\x07"abc"' '\x09gzip, chunked')
+for f in "$src"/0[0-3]?_*.txt; do
+    caps=('\x63\x00' '\xa0\x0f' '\xfe\xff')
+    sizes=('\x00' '\x01' '\x07' '\xc8')
+    for flags in '\x00' '\x14' '\x18' '\x1c' '\x38' '\x44' '\x80'; do
+        { printf "$flags${caps[i % 3]}${sizes[i % 4]}"'\x00\xf1\x53\x65\x00\x00\x00\x00'
+          head -c 20000 "$f" | tr -d '\037'
+          printf "\x1f${headers[i % 8]}\x1f${headers[(i + 3) % 8]}"
+        } > "corpus/response/$(basename "$f" .txt)_$(printf '%s' "$flags" | tr -d '\\')"
+    done
+    i=$((i + 1))
+done
+
+for target in parse_check explain normalize differential fast_path response; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done

@@ -192,6 +192,12 @@ pub mod __fuzz {
         crate::parse::utf16_by_shape(body)
     }
 
+    /// What a fetch reads of a response (body codings, charset, timing
+    /// headers, redirects, `ETag`), without the network.
+    pub use crate::fetch::fuzz::{
+        codings, etag_round_trip, read_body, redirect_target, timing, to_utf8,
+    };
+
     pub use crate::matcher::reference::{
         RefRule, allowed as reference_allowed, glob as reference_glob,
     };

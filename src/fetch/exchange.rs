@@ -339,7 +339,7 @@ fn header_text(headers: &HeaderMap, name: &http::HeaderName) -> Option<String> {
 /// octets past ASCII (`obs-text`, RFC 9110 section 8.8.3), and one that
 /// does must still make the refresh conditional. [`etag_value`] gives the
 /// octets back.
-fn etag_text(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn etag_text(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(ETAG)?;
     Some(match value.to_str() {
         Ok(text) => text.to_owned(),
@@ -349,7 +349,7 @@ fn etag_text(headers: &HeaderMap) -> Option<String> {
 
 /// The octets of an `ETag` that [`etag_text`] made text, to send back in
 /// `If-None-Match` exactly as the server sent them.
-fn etag_value(etag: &str) -> Option<HeaderValue> {
+pub(crate) fn etag_value(etag: &str) -> Option<HeaderValue> {
     let octets: Option<Vec<u8>> = etag.chars().map(|c| u8::try_from(c).ok()).collect();
     HeaderValue::from_bytes(&octets?).ok()
 }

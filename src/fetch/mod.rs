@@ -90,6 +90,8 @@ mod charset;
 mod client;
 mod exchange;
 mod expiry;
+#[cfg(feature = "__fuzz")]
+pub(crate) mod fuzz;
 mod outcome;
 mod redirect;
 mod target;
