@@ -344,7 +344,7 @@ async fn check_json_lines_shape() {
     let objects = run.json();
     assert_eq!(objects.len(), 2, "one object per URL, no header line");
     let robots = serde_json::json!({
-        "source": FILE, "status": null, "final_url": null, "redirects": 0,
+        "source": FILE, "status": null, "final_url": null, "proxy": null, "redirects": 0,
         "result": "file", "reason": null, "truncated_at_cap": false,
     });
     assert_eq!(
@@ -658,6 +658,7 @@ async fn fetched_json_names_the_robots_fetch() {
             "source": format!("{base}/robots.txt"),
             "status": 200,
             "final_url": format!("{base}/robots.txt"),
+            "proxy": null,
             "redirects": 0,
             "result": "fetched",
             "reason": null,
@@ -734,6 +735,13 @@ async fn the_proxy_environment_is_obeyed() {
     let run = check_through_proxy(&proxy.uri(), "", "http://robots.invalid/private/x").await;
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
     assert_eq!(
+        run.lines()[0],
+        format!(
+            "http://robots.invalid/robots.txt: 200 OK via proxy {}, 33 bytes",
+            proxy.uri()
+        )
+    );
+    assert_eq!(
         run.lines()[1],
         "DISALLOWED http://robots.invalid/private/x  line 2: Disallow: /private  (group at line 1: User-agent: *)"
     );
@@ -750,6 +758,18 @@ async fn the_proxy_environment_is_obeyed() {
     )
     .await;
     assert_eq!(run.code, 0, "stdout: {}", run.stdout);
+    assert!(!run.stdout.contains("proxy"), "{}", run.stdout);
+
+    // A proxy that is down: the line says the request went to it.
+    let run = check_through_proxy("http://127.0.0.1:9", "", "http://robots.invalid/x").await;
+    assert_eq!(run.code, 1);
+    assert!(
+        run.lines()[0].starts_with(
+            "http://robots.invalid/robots.txt: no response via proxy http://127.0.0.1:9: unreachable ("
+        ),
+        "{}",
+        run.stdout
+    );
 }
 
 #[tokio::test]

@@ -1137,3 +1137,85 @@ async fn outcome_displays_for_logs() {
     assert!(line.contains("unreachable"), "{line}");
     assert!(line.contains("503"), "{line}");
 }
+
+// --- proxies ---
+
+#[tokio::test]
+async fn a_given_proxy_carries_every_request_and_is_named() {
+    // The server plays the proxy: requests for hosts that do not resolve
+    // reach it in absolute form, redirects included.
+    let proxy = MockServer::start().await;
+    Mock::given(path("/robots.txt"))
+        .respond_with(redirect(301, "http://other.invalid/rules.txt"))
+        .mount(&proxy)
+        .await;
+    Mock::given(path("/rules.txt"))
+        .respond_with(rules_200())
+        .mount(&proxy)
+        .await;
+    let fetcher = Fetcher::builder().proxy(proxy.uri()).build().unwrap();
+
+    let robots = fetcher.fetch("http://robots.invalid/page").await.unwrap();
+
+    assert_eq!(result(&robots), &FetchResult::Fetched);
+    assert!(!robots.is_allowed(AGENT, "http://robots.invalid/private/x"));
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome.final_url().as_str(),
+        "http://other.invalid/rules.txt"
+    );
+    assert_eq!(outcome.proxy(), Some(proxy.uri().as_str()));
+    assert!(
+        outcome
+            .to_string()
+            .ends_with(&format!(", via proxy {}", proxy.uri())),
+        "{outcome}"
+    );
+    let asked: Vec<String> = proxy
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.url.to_string())
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            "http://robots.invalid/robots.txt",
+            "http://other.invalid/rules.txt"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_proxy_that_is_down_is_named_in_the_unreachable_outcome() {
+    let fetcher = Fetcher::builder()
+        .proxy("http://127.0.0.1:9")
+        .build()
+        .unwrap();
+
+    let robots = fetcher.fetch("http://robots.invalid/").await.unwrap();
+
+    assert!(matches!(
+        result(&robots),
+        FetchResult::Unreachable(UnreachableReason::Connect(_))
+    ));
+    assert_eq!(robots.access(), Access::DisallowAll);
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.proxy(), Some("http://127.0.0.1:9"));
+    assert!(
+        outcome
+            .to_string()
+            .ends_with(", via proxy http://127.0.0.1:9"),
+        "{outcome}"
+    );
+}
+
+#[tokio::test]
+async fn without_a_proxy_none_is_named() {
+    let server = serve(rules_200()).await;
+    let fetcher = Fetcher::builder().no_proxy().build().unwrap();
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    assert_rules(&robots, &server.uri());
+    assert_eq!(robots.fetch_outcome().unwrap().proxy(), None);
+}

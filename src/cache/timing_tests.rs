@@ -106,6 +106,7 @@ pub(super) fn fetched(answer: Answer, now: SystemTime, n: usize) -> Robots {
     robots.with_fetch_outcome(FetchOutcome {
         robots_url: url.clone(),
         final_url: url,
+        proxy: None,
         redirects: 0,
         status,
         result,

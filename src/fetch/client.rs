@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::HeaderValue;
+use hyper_util::client::proxy::matcher::Matcher;
 use url::Url;
 
 use super::target;
@@ -73,6 +74,30 @@ pub(crate) struct Config {
     /// The client is the fetcher's own, which leaves content codings to
     /// the fetcher (`body`): requests then say which it accepts.
     pub(crate) decodes: bool,
+    /// How the fetcher's own client picks a proxy for a URL: reqwest's own
+    /// matcher, built from the same settings, so that an outcome can name
+    /// the proxy a request went through. `None` for direct requests, and
+    /// for a client of the caller's, whose proxies are not known.
+    pub(crate) proxies: Option<Matcher>,
+}
+
+impl Config {
+    /// The proxy a request for `url` goes through, as `scheme://host:port`
+    /// (credentials left out), when one does and it is known.
+    pub(crate) fn proxy_for(&self, url: &Url) -> Option<String> {
+        let uri: http::Uri = url.as_str().parse().ok()?;
+        let proxy = self.proxies.as_ref()?.intercept(&uri)?;
+        let uri = proxy.uri();
+        Some(format!("{}://{}", uri.scheme_str()?, uri.authority()?))
+    }
+}
+
+/// Where [`FetcherBuilder::proxy`] and [`no_proxy`](FetcherBuilder::no_proxy)
+/// send the fetcher's own client's requests.
+#[derive(Debug, Clone)]
+enum ProxyChoice {
+    Given(String),
+    Direct,
 }
 
 impl fmt::Debug for Fetcher {
@@ -217,6 +242,7 @@ impl Fetcher {
 /// | [`auth_errors_disallow`](Self::auth_errors_disallow) | `false`: 401/403 allow all |
 /// | [`unreachable_ttl`](Self::unreachable_ttl) | 1 hour |
 /// | [`client`](Self::client) | a client built from these options, which keeps no idle connections (see below) |
+/// | [`proxy`](Self::proxy), [`no_proxy`](Self::no_proxy) | the proxy the environment names, if any (see below) |
 ///
 /// The client the fetcher builds closes each connection once its fetch
 /// ends. A crawler fetches an origin's robots.txt about once a day, so a
@@ -229,9 +255,10 @@ impl Fetcher {
 ///
 /// That client sends requests through the proxy the environment names, as
 /// reqwest's clients do: `HTTP_PROXY`, `HTTPS_PROXY` or `ALL_PROXY` (or
-/// their lowercase forms), except to the hosts `NO_PROXY` lists. To choose
-/// a proxy, or none, whatever the environment says, give a client of your
-/// own (with [`reqwest::ClientBuilder::proxy`] or `no_proxy`).
+/// their lowercase forms), except to the hosts `NO_PROXY` lists; or
+/// through the one [`proxy`](Self::proxy) gives, or none after
+/// [`no_proxy`](Self::no_proxy). Each outcome names the proxy its request
+/// went through ([`FetchOutcome::proxy`](crate::FetchOutcome::proxy)).
 ///
 /// [`build`](Self::build) names the option it refuses:
 ///
@@ -261,6 +288,8 @@ pub struct FetcherBuilder {
     too_many_requests_as_unavailable: bool,
     auth_errors_disallow: bool,
     unreachable_ttl: Duration,
+    /// `None`: the environment's proxy settings.
+    proxy: Option<ProxyChoice>,
 }
 
 impl Default for FetcherBuilder {
@@ -283,6 +312,7 @@ impl FetcherBuilder {
             too_many_requests_as_unavailable: false,
             auth_errors_disallow: false,
             unreachable_ttl: DEFAULT_UNREACHABLE_TTL,
+            proxy: None,
         }
     }
 
@@ -342,9 +372,9 @@ impl FetcherBuilder {
     }
 
     /// Uses this client for requests, e.g. to share a connection pool or
-    /// choose a proxy. Its pool is used as it is configured: reqwest keeps every
-    /// idle connection for 90 s by default, a socket for each origin
-    /// fetched in that time (see above for why the fetcher's own client
+    /// to use a socks proxy. Its pool is used as it is configured: reqwest
+    /// keeps every idle connection for 90 s by default, a socket for each
+    /// origin fetched in that time (see above for why the fetcher's own client
     /// keeps none; `pool_max_idle_per_host(0)` does the same). Its redirect
     /// policy should be
     /// [`reqwest::redirect::Policy::none()`] so the fetcher can count hops
@@ -361,6 +391,33 @@ impl FetcherBuilder {
     /// in place are decoded by the fetcher, within both limits.
     pub fn client(mut self, client: reqwest::Client) -> Self {
         self.client = Some(client);
+        self
+    }
+
+    /// Sends every request through the HTTP proxy at `url` (`http://` or
+    /// `https://`, assumed `http://` when it has no scheme, with
+    /// `user:password@` for basic authentication), whatever the environment
+    /// says. [`build`](Self::build) refuses another scheme, or this
+    /// together with [`client`](Self::client), whose own proxy settings
+    /// apply.
+    ///
+    /// ```
+    /// let fetcher = keepout::Fetcher::builder()
+    ///     .proxy("http://proxy.internal:3128")
+    ///     .build()?;
+    /// # let _ = fetcher;
+    /// # Ok::<(), keepout::Error>(())
+    /// ```
+    pub fn proxy(mut self, url: impl Into<String>) -> Self {
+        self.proxy = Some(ProxyChoice::Given(url.into()));
+        self
+    }
+
+    /// Sends every request directly, whatever proxy the environment names.
+    /// [`build`](Self::build) refuses this together with
+    /// [`client`](Self::client).
+    pub fn no_proxy(mut self) -> Self {
+        self.proxy = Some(ProxyChoice::Direct);
         self
     }
 
@@ -438,6 +495,27 @@ impl FetcherBuilder {
             ));
         }
         let decodes = self.client.is_none();
+        if self.client.is_some() && self.proxy.is_some() {
+            return Err(invalid(
+                "proxy",
+                "a client given with `client` uses its own proxy settings: set the proxy on it"
+                    .into(),
+            ));
+        }
+        // The client's proxies, and reqwest's matcher for them (see
+        // `Config::proxies`).
+        let (proxy, proxies) = match &self.proxy {
+            _ if self.client.is_some() => (None, None),
+            None => (None, Some(Matcher::from_system())),
+            Some(ProxyChoice::Direct) => (None, None),
+            Some(ProxyChoice::Given(url)) => {
+                let given = proxy_url(url).map_err(|reason| invalid("proxy", reason))?;
+                let proxy = reqwest::Proxy::all(given.as_str())
+                    .map_err(|e| invalid("proxy", format!("{}: {e}", redacted(&given))))?;
+                let matcher = Matcher::builder().all(given.to_string()).build();
+                (Some(proxy), Some(matcher))
+            }
+        };
         let client = match self.client {
             Some(client) => client,
             None => {
@@ -466,6 +544,12 @@ impl FetcherBuilder {
                 if let Some(timeout) = self.connect_timeout {
                     builder = builder.connect_timeout(timeout);
                 }
+                builder = match proxy {
+                    Some(proxy) => builder.proxy(proxy),
+                    None if proxies.is_none() => builder.no_proxy(),
+                    // The environment's, as reqwest reads it by default.
+                    None => builder,
+                };
                 builder.build().map_err(|e| Error::Client(e.to_string()))?
             }
         };
@@ -481,9 +565,42 @@ impl FetcherBuilder {
                 auth_errors_disallow: self.auth_errors_disallow,
                 unreachable_ttl: self.unreachable_ttl,
                 decodes,
+                proxies,
             }),
         })
     }
+}
+
+/// The URL of a proxy given to [`FetcherBuilder::proxy`], or why it is
+/// refused (never showing its password).
+fn proxy_url(text: &str) -> Result<Url, String> {
+    // `host:port` alone is an http proxy, as in `HTTP_PROXY`.
+    let text = text.trim();
+    let url = match text.contains("://") {
+        true => Url::parse(text),
+        false => Url::parse(&format!("http://{text}")),
+    }
+    .map_err(|e| format!("not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!(
+            "{}: only http and https proxies are supported (for socks, give a client of \
+             your own built with reqwest's `socks` feature)",
+            redacted(&url)
+        ));
+    }
+    if url.host().is_none() {
+        return Err(format!("{}: no host", redacted(&url)));
+    }
+    Ok(url)
+}
+
+/// `url` with its password, if any, shown as `***`.
+fn redacted(url: &Url) -> String {
+    let mut shown = url.clone();
+    if shown.password().is_some() {
+        let _ = shown.set_password(Some("***"));
+    }
+    shown.to_string()
 }
 
 /// Whether `token` is a product token: `[a-zA-Z_-]+` (RFC 9309 section
@@ -661,6 +778,64 @@ mod tests {
         }
         let fetcher = Fetcher::builder().body_limit(4 << 20).build().unwrap();
         assert_eq!(fetcher.body_limit(), 4 << 20);
+    }
+
+    #[test]
+    fn bad_proxies_are_refused_without_showing_a_password() {
+        let cases = [
+            (
+                Fetcher::builder().proxy("ftp://proxy.internal"),
+                "only http and https",
+            ),
+            (Fetcher::builder().proxy("not a url"), "not a URL"),
+            (Fetcher::builder().proxy("http://:secret@/"), "not a URL"),
+            (
+                Fetcher::builder().proxy("socks5://user:secret@proxy.internal:1080"),
+                "socks5://user:***@proxy.internal:1080",
+            ),
+            (
+                Fetcher::builder()
+                    .client(reqwest::Client::new())
+                    .proxy("http://proxy.internal:3128"),
+                "set the proxy on it",
+            ),
+            (
+                Fetcher::builder().client(reqwest::Client::new()).no_proxy(),
+                "set the proxy on it",
+            ),
+        ];
+        for (builder, needle) in cases {
+            let err = builder.build().unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    Error::InvalidConfig {
+                        option: "proxy",
+                        ..
+                    }
+                ),
+                "{err}"
+            );
+            let shown = err.to_string();
+            assert!(shown.contains(needle), "{needle:?} in {shown}");
+            assert!(!shown.contains("secret"), "{shown}");
+        }
+        let fetcher = Fetcher::builder().proxy("https://user:secret@proxy.internal");
+        let config = fetcher.build().unwrap().config;
+        let url = Url::parse("http://example.com/robots.txt").unwrap();
+        // The credentials are not shown.
+        assert_eq!(
+            config.proxy_for(&url).as_deref(),
+            Some("https://proxy.internal")
+        );
+        // `host:port` alone is an http proxy.
+        let bare = Fetcher::builder().proxy("proxy.internal:3128").build();
+        assert_eq!(
+            bare.unwrap().config.proxy_for(&url).as_deref(),
+            Some("http://proxy.internal:3128")
+        );
+        let direct = Fetcher::builder().no_proxy().build().unwrap().config;
+        assert_eq!(direct.proxy_for(&url), None);
     }
 
     #[test]

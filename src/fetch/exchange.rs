@@ -29,6 +29,8 @@ struct Progress {
     /// The status and headers of the response to `url`, once it arrived.
     status: Option<StatusCode>,
     headers: HeaderMap,
+    /// The proxy the request for `url` went through, when known.
+    proxy: Option<String>,
 }
 
 /// How the exchange ended.
@@ -50,6 +52,7 @@ impl Fetcher {
             redirects: 0,
             status: None,
             headers: HeaderMap::new(),
+            proxy: None,
         };
         // One deadline for everything, so a stalled or dribbling server ends
         // on time whatever client is in use. (The body reader sees it too,
@@ -66,6 +69,7 @@ impl Fetcher {
         let mut outcome = FetchOutcome {
             robots_url,
             final_url: progress.url.clone(),
+            proxy: progress.proxy.clone(),
             redirects: progress.redirects,
             status: progress.status,
             result: FetchResult::Fetched,
@@ -148,6 +152,7 @@ async fn exchange(
 ) -> Ending {
     let mut visited = vec![progress.url.clone()];
     loop {
+        progress.proxy = config.proxy_for(&progress.url);
         let mut request = config
             .client
             .get(progress.url.clone())

@@ -30,6 +30,7 @@ use url::Url;
 pub struct FetchOutcome {
     pub(crate) robots_url: Url,
     pub(crate) final_url: Url,
+    pub(crate) proxy: Option<String>,
     pub(crate) redirects: u8,
     pub(crate) status: Option<StatusCode>,
     pub(crate) result: FetchResult,
@@ -52,6 +53,7 @@ impl FetchOutcome {
             + size_of::<FetchOutcome>()
             + self.robots_url.as_str().len()
             + self.final_url.as_str().len()
+            + text(&self.proxy)
             + text(&self.etag)
             + text(&self.last_modified)
             + self.result.text_len()
@@ -67,6 +69,17 @@ impl FetchOutcome {
     /// after redirects).
     pub fn final_url(&self) -> &Url {
         &self.final_url
+    }
+
+    /// The proxy the last request went through, as `scheme://host:port`
+    /// (credentials left out): one the environment named (`HTTP_PROXY`,
+    /// ...) or [`FetcherBuilder::proxy`](crate::FetcherBuilder::proxy)
+    /// gave. `None` for a direct request, and for a client given to
+    /// [`FetcherBuilder::client`](crate::FetcherBuilder::client), whose
+    /// proxies the fetcher cannot see. A failure at the proxy reads as the
+    /// connection's, so this says where to look.
+    pub fn proxy(&self) -> Option<&str> {
+        self.proxy.as_deref()
     }
 
     /// How many redirects were followed.
@@ -175,6 +188,9 @@ impl fmt::Display for FetchOutcome {
         }
         if self.truncated_at_cap {
             write!(f, ", truncated at {} bytes", self.body_bytes)?;
+        }
+        if let Some(proxy) = &self.proxy {
+            write!(f, ", via proxy {proxy}")?;
         }
         Ok(())
     }
@@ -433,6 +449,7 @@ mod tests {
         FetchOutcome {
             robots_url: Url::parse("https://e.example/robots.txt").unwrap(),
             final_url: Url::parse("https://www.e.example/robots.txt").unwrap(),
+            proxy: None,
             redirects,
             status: Some(StatusCode::OK),
             result,

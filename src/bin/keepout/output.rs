@@ -18,6 +18,8 @@ pub struct RobotsJson {
     pub status: Option<u16>,
     /// The last URL requested (after redirects); null for a file.
     pub final_url: Option<String>,
+    /// The proxy it went through (`scheme://host:port`); null if direct.
+    pub proxy: Option<String>,
     /// Redirects followed.
     pub redirects: u8,
     /// `file`, `fetched`, `not_modified`, `unavailable` or `unreachable`.
@@ -36,6 +38,7 @@ impl RobotsJson {
                 source: o.robots_url().to_string(),
                 status: o.status().map(|s| s.as_u16()),
                 final_url: Some(o.final_url().to_string()),
+                proxy: o.proxy().map(str::to_owned),
                 redirects: o.redirects(),
                 result: result_name(o.result()),
                 reason: result_reason(o.result()),
@@ -45,6 +48,7 @@ impl RobotsJson {
                 source: loaded.source(),
                 status: None,
                 final_url: None,
+                proxy: None,
                 redirects: 0,
                 result: "file",
                 reason: None,
@@ -59,6 +63,7 @@ impl RobotsJson {
 pub struct FetchJson {
     pub robots_url: String,
     pub final_url: String,
+    pub proxy: Option<String>,
     pub status: Option<u16>,
     pub redirects: u8,
     pub result: &'static str,
@@ -76,6 +81,7 @@ impl FetchJson {
         FetchJson {
             robots_url: o.robots_url().to_string(),
             final_url: o.final_url().to_string(),
+            proxy: o.proxy().map(str::to_owned),
             status: o.status().map(|s| s.as_u16()),
             redirects: o.redirects(),
             result: result_name(o.result()),
@@ -199,6 +205,9 @@ pub fn fetch_summary(o: &FetchOutcome) -> String {
     match o.status() {
         Some(status) => s.push_str(&status.to_string()),
         None => s.push_str("no response"),
+    }
+    if let Some(proxy) = o.proxy() {
+        s.push_str(&format!(" via proxy {proxy}"));
     }
     if o.redirects() > 0 {
         let hops = if o.redirects() == 1 {
