@@ -132,9 +132,13 @@ impl FetchOutcome {
         self.is_expired_at(SystemTime::now())
     }
 
-    /// Whether the rules are due for a re-fetch at `now` (for an injected clock).
+    /// Whether the rules are due for a re-fetch at `now` (for an injected
+    /// clock). Also when `now` is before [`fetched_at`](Self::fetched_at):
+    /// the clock has stepped back since, by an unknown amount, and
+    /// waiting for [`expires_at`](Self::expires_at) could keep the rules
+    /// for as long as the step.
     pub fn is_expired_at(&self, now: SystemTime) -> bool {
-        now >= self.expires_at
+        now < self.fetched_at || now >= self.expires_at
     }
 
     /// The `ETag` validator of the rules, for a conditional re-fetch. Octets
@@ -461,6 +465,21 @@ mod tests {
             body_bytes: 512_000,
             truncated_at_cap,
         }
+    }
+
+    #[test]
+    fn expired_after_its_expiry_and_before_its_fetch() {
+        let hour = Duration::from_secs(3600);
+        let fetched = SystemTime::UNIX_EPOCH + 1000 * hour;
+        let mut o = outcome(FetchResult::Fetched, 0, false);
+        o.fetched_at = fetched;
+        o.expires_at = fetched + hour;
+        assert!(!o.is_expired_at(fetched));
+        assert!(!o.is_expired_at(fetched + hour / 2));
+        assert!(o.is_expired_at(fetched + hour));
+        // The clock stepped back: due, not fresh for the step and an hour.
+        assert!(o.is_expired_at(fetched - Duration::from_secs(1)));
+        assert!(o.is_expired_at(fetched - 365 * 24 * hour));
     }
 
     #[test]
