@@ -1219,3 +1219,23 @@ async fn without_a_proxy_none_is_named() {
     assert_rules(&robots, &server.uri());
     assert_eq!(robots.fetch_outcome().unwrap().proxy(), None);
 }
+
+#[tokio::test]
+async fn a_proxy_asking_for_credentials_is_unreachable_not_unavailable() {
+    // A 407 is the proxy's answer, not the site's: its robots.txt is
+    // unknown, so everything is disallowed, not allowed as after a 4xx.
+    let proxy =
+        serve(ResponseTemplate::new(407).insert_header("proxy-authenticate", "Basic realm=\"p\""))
+            .await;
+    let fetcher = Fetcher::builder().proxy(proxy.uri()).build().unwrap();
+
+    let robots = fetcher.fetch("http://robots.invalid/").await.unwrap();
+
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unreachable(UnreachableReason::Status(
+            StatusCode::PROXY_AUTHENTICATION_REQUIRED
+        ))
+    );
+    assert_eq!(robots.access(), Access::DisallowAll);
+}

@@ -253,6 +253,11 @@ pub(crate) fn status_result(config: &Config, status: StatusCode) -> FetchResult 
         // Google handles 429 like a server error: back off, crawl nothing.
         429 => unreachable,
         401 | 403 if config.auth_errors_disallow => unreachable,
+        // A proxy asking for credentials (RFC 9110 section 15.5.8): the
+        // request never reached the site, so nothing is known of its
+        // robots.txt, as when a connection fails. (Section 2.3.1.3's
+        // "unavailable" is the site's own 4xx.)
+        407 => unreachable,
         300..=499 => unavailable,
         // 5xx, and anything outside the defined classes.
         _ => unreachable,
@@ -397,10 +402,10 @@ mod tests {
     #[test]
     fn status_policy() {
         let default = Fetcher::new();
-        for code in [300, 304, 305, 400, 401, 403, 404, 410, 451, 499] {
+        for code in [300, 304, 305, 400, 401, 403, 404, 406, 408, 410, 451, 499] {
             assert!(result(&default, code).is_unavailable(), "{code}");
         }
-        for code in [429, 500, 502, 503, 599, 600, 999] {
+        for code in [407, 429, 500, 502, 503, 599, 600, 999] {
             assert!(result(&default, code).is_unreachable(), "{code}");
         }
         let other = Fetcher::builder()

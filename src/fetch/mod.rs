@@ -30,6 +30,7 @@
 //! | 304 on [`Fetcher::refresh`] | [`NotModified`](FetchResult::NotModified) | the previous rules |
 //! | other 3xx (300, 304 unasked, 305, ...), 4xx | [`Unavailable`](FetchResult::Unavailable) (section 2.3.1.3) | allow all |
 //! | 401, 403 | unavailable; with [`auth_errors_disallow`](FetcherBuilder::auth_errors_disallow): unreachable | allow all; option: disallow all |
+//! | 407 (a proxy asking for credentials: the site was never reached) | [`Unreachable`](FetchResult::Unreachable) | disallow all |
 //! | 429 | [`Unreachable`](FetchResult::Unreachable), as Google treats it like a server error; with [`too_many_requests_as_unavailable`](FetcherBuilder::too_many_requests_as_unavailable): unavailable | disallow all; option: allow all |
 //! | 5xx | [`Unreachable`](FetchResult::Unreachable) (section 2.3.1.4) | disallow all |
 //! | timeout, connection, DNS or TLS failure, body cut short | [`Unreachable`](FetchResult::Unreachable) | disallow all |
