@@ -440,12 +440,13 @@ impl Entry {
     /// clock's new time.
     #[inline]
     pub(crate) fn is_fresh_at(&self, now: SystemTime) -> bool {
-        self.made_at <= now && now < self.next_check
+        now < self.due_at(now)
     }
 
     /// When a lookup fetches again, as read at `now`: the next check, or
     /// `now` itself when the clock has stepped back past the entry's making
     /// (see [`is_fresh_at`](Self::is_fresh_at)).
+    #[inline]
     pub(crate) fn due_at(&self, now: SystemTime) -> SystemTime {
         if now < self.made_at {
             now

@@ -85,8 +85,9 @@ impl Config {
     /// The proxy a request for `url` goes through, as `scheme://host:port`
     /// (credentials left out), when one does and it is known.
     pub(crate) fn proxy_for(&self, url: &Url) -> Option<String> {
+        let proxies = self.proxies.as_ref()?;
         let uri: http::Uri = url.as_str().parse().ok()?;
-        let proxy = self.proxies.as_ref()?.intercept(&uri)?;
+        let proxy = proxies.intercept(&uri)?;
         let uri = proxy.uri();
         Some(format!("{}://{}", uri.scheme_str()?, uri.authority()?))
     }
