@@ -416,6 +416,45 @@ fn an_html_page_served_as_robots_txt_allows_everything() {
 }
 
 #[test]
+fn html_line_breaks_between_the_lines_are_skipped() {
+    // A robots.txt rendered through an HTML template: a `<br />` after
+    // every line. Each is a record of no known key (split at its space, as
+    // a line without a colon is), which neither ends a group nor starts
+    // one: every group keeps its rules.
+    let body = "User-agent: *\n<br />\nAllow: /\n<br />\n\
+                User-agent: BarBot\n<br />\nDisallow: /\n<br />\n\
+                User-agent: MJ12bot\n<br />\nDisallow: /private\n<br />\n\
+                Sitemap: https://example.com/sitemap.xml\n";
+    let robots = Robots::parse(body);
+    assert!(!robots.is_allowed("BarBot", "/x"));
+    assert!(!robots.is_allowed("MJ12bot", "/private/x"));
+    assert!(robots.is_allowed("MJ12bot", "/x"));
+    // `MJ` is not `MJ12bot`: digits belong to the product token.
+    assert!(robots.is_allowed("MJ", "/private"));
+    assert!(robots.is_allowed("OtherBot", "/private"));
+    assert_eq!(
+        robots.explain("BarBot", "/x").to_string(),
+        "disallowed by line 7 'Disallow: /' (group at line 5: User-agent: BarBot)"
+    );
+    assert_eq!(
+        robots.sitemaps().collect::<Vec<_>>(),
+        ["https://example.com/sitemap.xml"]
+    );
+    // Each tag line is reported, as a line with no colon and an unknown key.
+    let tags: Vec<_> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, w.kind.clone()))
+        .collect();
+    let unknown = WarningKind::UnknownKey { key: "<br".into() };
+    let expected: Vec<_> = [2, 4, 6, 8, 10, 12]
+        .into_iter()
+        .flat_map(|line| [(line, WarningKind::MissingColon), (line, unknown.clone())])
+        .collect();
+    assert_eq!(tags, expected);
+}
+
+#[test]
 fn a_group_on_one_line_is_a_star_group_with_no_rules() {
     // Google reads `* anything` as `*`; the rest of the line is its value.
     let robots = Robots::parse("User-agent: * Disallow: /\n");
