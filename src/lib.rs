@@ -100,6 +100,8 @@
 //!   browser-compatible form the one after `(compatible;`:
 //!   `Mozilla/5.0 (compatible; Foo/1.0)` is `Foo`.
 //! - Product tokens may contain digits (`MJ12bot`).
+//! - `/robots.txt` is always allowed, as RFC 9309 section 2.2.2 says;
+//!   Google's library leaves that to its caller, and applies the rules.
 //! - `Allow: /dir/index.html` does not also allow `/dir/`.
 //! - A rule's length, which decides the longest match, is counted in normal
 //!   form: an ASCII character that form percent-encodes (`|`, space, `$`
