@@ -2,7 +2,8 @@
 //! things no server outcome covers.
 
 /// Why no robots.txt can exist for a URL (or, rarely, why none could be
-/// had: a builder option refused, a runtime shutting down).
+/// had: a builder option refused, this machine out of descriptors, a
+/// runtime shutting down).
 ///
 /// Every server or network outcome is *not* an error: it is an `Ok(Robots)`
 /// carrying the outcome (see [`FetchOutcome`](crate::FetchOutcome)).
@@ -65,6 +66,24 @@ pub enum Error {
     /// that were parsed locally, not fetched, so there is no URL to re-fetch.
     #[error("cannot refresh robots.txt rules that were not fetched")]
     NotFetched,
+    /// A fetch could not be made for want of a resource on this machine:
+    /// file descriptors (too many open files), local ports, buffer space or
+    /// memory. The server was never asked, so nothing is known of its
+    /// robots.txt: this is not an unreachable server, whose rules would be
+    /// disallow all (RFC 9309 section 2.3.1.4) and which a
+    /// [`RobotsCache`](crate::RobotsCache) would back off from, but a
+    /// failure of the caller's, which nothing caches. Retry later, or with
+    /// fewer fetches (or other open sockets and files) at once.
+    #[error(
+        "could not request {url}: this machine is out of {reason}; the server was not asked (retry later, or with fewer fetches at once)"
+    )]
+    LocalResources {
+        /// The URL whose request could not be made: the robots.txt URL, or
+        /// a redirect's target.
+        url: String,
+        /// The resource that ran out, with the system's error.
+        reason: String,
+    },
     /// A [`RobotsCache`](crate::RobotsCache) fetch, which runs in a task of
     /// its own, was cancelled before it ended: its Tokio runtime is
     /// shutting down.

@@ -957,3 +957,126 @@ fn one_fetcher_serves_several_runtimes() {
     );
     drop(first);
 }
+
+/// The descriptor limit the child test runs under: few enough to use up at
+/// once, enough for the runtime, the server and the test harness.
+#[cfg(unix)]
+const CHILD_DESCRIPTORS: usize = 128;
+
+#[test]
+#[cfg(unix)]
+fn a_machine_out_of_descriptors_is_an_error_not_an_unreachable_server() {
+    // Descriptors are the process's: the scenario runs in a process of its
+    // own (this test binary again, running only the ignored test below),
+    // under a lowered limit, so that the tests beside it keep theirs.
+    let exe = std::env::current_exe().unwrap();
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n {CHILD_DESCRIPTORS} && exec \"$0\" \"$@\""
+        ))
+        .arg(exe)
+        .args(["--ignored", "--exact", "out_of_descriptors_child"])
+        .args(["--nocapture", "--test-threads=1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}\n{stderr}");
+}
+
+/// Opens `/dev/null` until the process is out of descriptors.
+#[cfg(unix)]
+fn use_up_descriptors(held: &mut Vec<std::fs::File>) {
+    loop {
+        match std::fs::File::open("/dev/null") {
+            Ok(file) => held.push(file),
+            Err(e) if e.raw_os_error() == Some(libc::EMFILE) => return,
+            Err(e) => panic!("opening /dev/null: {e}"),
+        }
+        assert!(
+            held.len() <= 2 * CHILD_DESCRIPTORS,
+            "descriptors never ran out: run with `ulimit -n {CHILD_DESCRIPTORS}`, as the test beside this one does"
+        );
+    }
+}
+
+#[tokio::test]
+#[cfg(unix)]
+#[ignore = "run by a_machine_out_of_descriptors_is_an_error_not_an_unreachable_server, in a process with few descriptors"]
+async fn out_of_descriptors_child() {
+    use keepout::Error;
+    use keepout::cache::{Clock, ManualClock, RobotsCache};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            // An accept that fails (out of descriptors too) is tried again.
+            let Ok((mut socket, _)) = listener.accept().await else {
+                tokio::task::yield_now().await;
+                continue;
+            };
+            tokio::spawn(async move {
+                read_head(&mut socket).await;
+                let response = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{RULES}",
+                    RULES.len()
+                );
+                let _ = socket.write_all(response.as_bytes()).await;
+            });
+        }
+    });
+    let base = format!("http://{addr}");
+    let fetcher = fetcher();
+    let clock = ManualClock::default();
+    let cache = RobotsCache::builder()
+        .fetcher(fetcher.clone())
+        .clock(clock.clone())
+        .build()
+        .unwrap();
+    let mut held = Vec::new();
+
+    // Out of descriptors: the fetch is an error naming what ran out, not
+    // an unreachable server's disallow all.
+    use_up_descriptors(&mut held);
+    let error = fetcher.fetch(&base).await.unwrap_err();
+    let Error::LocalResources { url, reason } = &error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(url, &format!("{base}/robots.txt"));
+    assert!(reason.starts_with("file descriptors: "), "{reason}");
+    assert!(
+        error.to_string().contains("the server was not asked"),
+        "{error}"
+    );
+    // The cache passes it on and keeps nothing of it.
+    let error = cache.get(&base).await.unwrap_err();
+    assert!(matches!(error, Error::LocalResources { .. }), "{error:?}");
+    assert!(cache.is_allowed("bot", format!("{base}/x")).await.is_err());
+    cache.run_pending_tasks().await;
+    assert_eq!(cache.len(), 0);
+    assert_eq!(cache.due_at(&base).await.unwrap(), None);
+    assert_eq!((cache.stats().fetches, cache.stats().errors), (0, 0));
+
+    // With descriptors again, the next lookup fetches.
+    held.clear();
+    let robots = cache.get(&base).await.unwrap();
+    assert_rules(&robots, &base);
+    assert_eq!(cache.stats().fetches, 1);
+
+    // A refresh this machine cannot make leaves the entry as it was, and
+    // due: the next lookup tries again.
+    clock.advance(Duration::from_secs(2 * 24 * 60 * 60));
+    use_up_descriptors(&mut held);
+    let served = cache.get(&base).await.unwrap();
+    assert!(Arc::ptr_eq(&served, &robots));
+    assert!(cache.due_at(&base).await.unwrap().unwrap() <= clock.now());
+    assert_eq!((cache.stats().fetches, cache.stats().errors), (1, 0));
+    held.clear();
+    let refreshed = cache.get(&base).await.unwrap();
+    assert!(!Arc::ptr_eq(&refreshed, &robots));
+    assert_rules(&refreshed, &base);
+    assert_eq!(cache.stats().refreshes, 1);
+}

@@ -242,9 +242,14 @@ impl RobotsCache {
     /// panics outside one.
     ///
     /// Fails only for input that can have no robots.txt (not a URL, not
-    /// http/https, no host), as [`Robots::fetch`] does, or with
-    /// [`Error::Cancelled`] if the runtime shuts down mid-fetch; server and
-    /// network trouble give rules (the last good copy, disallow all, ...).
+    /// http/https, no host), as [`Robots::fetch`] does, with
+    /// [`Error::Cancelled`] if the runtime shuts down mid-fetch, or with
+    /// [`Error::LocalResources`] if this machine cannot make the request
+    /// for an origin not cached (out of descriptors, local ports or
+    /// memory), which caches nothing: the next lookup fetches. A refresh
+    /// that cannot be made so serves the cached value, which stays due.
+    /// Server and network trouble give rules (the last good copy, disallow
+    /// all, ...).
     ///
     /// A worker checking many URLs of one site can take the rules once and
     /// keep a handle on them, [`Robots::owned_agent`]; it sees newer rules
@@ -295,7 +300,7 @@ impl RobotsCache {
     /// `https://example.com/a/../private` is checked as `/private`, where
     /// [`Robots::is_allowed`] reads the path as written.
     ///
-    /// Fails only for input that can have no robots.txt.
+    /// Fails as [`get`](Self::get) does.
     pub async fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> Result<bool, Error> {
         let url = url.as_ref();
         let robots = self.get(url).await?;
@@ -305,7 +310,7 @@ impl RobotsCache {
     /// `agent`'s `Crawl-delay` on `url`'s origin (see
     /// [`Robots::crawl_delay`]).
     ///
-    /// Fails only for input that can have no robots.txt.
+    /// Fails as [`get`](Self::get) does.
     pub async fn crawl_delay(
         &self,
         agent: &str,
@@ -530,10 +535,15 @@ impl Inner {
                     Ok(fetched) => fetched,
                     // Only for values not fetched, which the cache never
                     // holds; fall back to a plain fetch anyway.
-                    Err(_) => match inner.fetcher.fetch(&key).await {
+                    Err(Error::NotFetched) => match inner.fetcher.fetch(&key).await {
                         Ok(fetched) => fetched,
                         Err(_) => return Arc::clone(old.served_at(due)),
                     },
+                    // This machine could not make the request
+                    // (`Error::LocalResources`): nothing was learnt, so the
+                    // entry stays as it was, due, and the claim is given
+                    // back: the next lookup tries again.
+                    Err(_) => return Arc::clone(old.served_at(due)),
                 };
                 inner.count_fetch(&fetched, true);
                 let now = inner.clock.now();

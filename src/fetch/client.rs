@@ -149,8 +149,10 @@ impl Fetcher {
     /// `&str`, `String` or [`Url`]).
     ///
     /// Fails only for input that can have no robots.txt (see
-    /// [`robots_url`](Self::robots_url)); every server or network outcome is
-    /// an `Ok(Robots)` carrying a [`FetchOutcome`](crate::FetchOutcome). The
+    /// [`robots_url`](Self::robots_url)), or when this machine cannot make
+    /// the request, out of descriptors, local ports or memory
+    /// ([`Error::LocalResources`]); every server or network outcome is an
+    /// `Ok(Robots)` carrying a [`FetchOutcome`](crate::FetchOutcome). The
     /// rules apply to `url`'s authority even when the file was served after
     /// a redirect to another host. The future owns what it needs, so it can
     /// be spawned.
@@ -167,7 +169,7 @@ impl Fetcher {
     ) -> impl Future<Output = Result<Robots, Error>> + Send + Sync + 'static {
         let fetcher = self.clone();
         let robots_url = self.robots_url(url);
-        async move { Ok(fetcher.fetch_from(robots_url?, None).await) }
+        async move { fetcher.fetch_from(robots_url?, None).await }
     }
 
     /// Re-fetches the robots.txt that `previous` was fetched from, sending
@@ -176,8 +178,10 @@ impl Fetcher {
     /// A `304 Not Modified` keeps `previous`'s rules with a new outcome
     /// ([`FetchResult::NotModified`](crate::fetch::FetchResult::NotModified))
     /// and a new expiry; any other response is handled as by
-    /// [`fetch`](Self::fetch). Fails only with [`Error::NotFetched`] when
-    /// `previous` was parsed locally rather than fetched.
+    /// [`fetch`](Self::fetch). Fails with [`Error::NotFetched`] when
+    /// `previous` was parsed locally rather than fetched, and otherwise only
+    /// as `fetch` does when this machine cannot make the request
+    /// ([`Error::LocalResources`]).
     pub fn refresh(
         &self,
         previous: &Robots,
@@ -190,7 +194,7 @@ impl Fetcher {
                 .ok_or(Error::NotFetched)?
                 .robots_url
                 .clone();
-            Ok(fetcher.fetch_from(robots_url, Some(&previous)).await)
+            fetcher.fetch_from(robots_url, Some(&previous)).await
         }
     }
 

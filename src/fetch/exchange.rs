@@ -18,7 +18,7 @@ use super::client::{Config, Fetcher};
 use super::expiry;
 use super::outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
 use super::redirect;
-use crate::Robots;
+use crate::{Error, Robots};
 
 /// What is known about the exchange so far; kept outside the timed future so
 /// a timeout still reports where it got to.
@@ -38,11 +38,20 @@ enum Ending {
     Body(CappedBody),
     NotModified,
     Failed(FetchResult),
+    /// A request could not be made for want of a resource on this machine
+    /// (what ran out, and the system's error): no outcome of the server's.
+    Local(String),
 }
 
 impl Fetcher {
     /// Fetches `robots_url`, conditionally if `previous` has validators.
-    pub(crate) async fn fetch_from(&self, robots_url: Url, previous: Option<&Robots>) -> Robots {
+    /// Fails only when this machine could not make a request
+    /// ([`Error::LocalResources`]).
+    pub(crate) async fn fetch_from(
+        &self,
+        robots_url: Url,
+        previous: Option<&Robots>,
+    ) -> Result<Robots, Error> {
         let config = &*self.config;
         let validators = previous
             .and_then(Robots::fetch_outcome)
@@ -82,6 +91,12 @@ impl Fetcher {
             retry_after: None,
         };
         let robots = match ending {
+            Ending::Local(reason) => {
+                return Err(Error::LocalResources {
+                    url: progress.url.to_string(),
+                    reason,
+                });
+            }
             // RFC 9309 section 2.3.1.1: parse what a 2xx returned.
             Ending::Body(body) => {
                 outcome.body_bytes = body.bytes.len();
@@ -139,7 +154,7 @@ impl Fetcher {
                 robots
             }
         };
-        robots.with_fetch_outcome(outcome)
+        Ok(robots.with_fetch_outcome(outcome))
     }
 }
 
@@ -191,6 +206,12 @@ async fn exchange(
                 });
             }
             Err(error) => {
+                // This machine's shortage is not the server's doing, nor
+                // the network's (section 2.3.1.4 speaks of those): the
+                // request was never sent.
+                if let Some(reason) = local_shortage(&error) {
+                    return Ending::Local(reason);
+                }
                 return Ending::Failed(FetchResult::Unreachable(classify(&error, &progress.url)));
             }
         };
@@ -302,20 +323,58 @@ fn classify(error: &reqwest::Error, url: &Url) -> UnreachableReason {
 /// Whether a failure on an https request came from the TLS layer: rustls
 /// reports handshake and certificate failures as `InvalidData` I/O errors.
 fn looks_like_tls(error: &reqwest::Error) -> bool {
-    let mut next: Option<&(dyn StdError + 'static)> = Some(error);
-    while let Some(err) = next {
-        next = err.source();
-        if let Some(io) = err.downcast_ref::<io::Error>() {
-            if io.kind() == io::ErrorKind::InvalidData {
-                return true;
-            }
-            // A wrapping I/O error's `source` skips the error it wraps.
-            if let Some(inner) = io.get_ref() {
-                next = Some(inner);
-            }
-        }
+    io_causes(error).any(|io| io.kind() == io::ErrorKind::InvalidData)
+}
+
+/// What this machine ran out of, with the system's error, if that is why a
+/// request failed: descriptors, local ports, buffer space or memory, which
+/// end a request before anything is sent.
+pub(crate) fn local_shortage(error: &(dyn StdError + 'static)) -> Option<String> {
+    io_causes(error).find_map(|io| Some(format!("{}: {io}", shortage(io)?)))
+}
+
+/// The resource an I/O error says ran out, if it is one of this machine's.
+fn shortage(io: &io::Error) -> Option<&'static str> {
+    match io.kind() {
+        io::ErrorKind::OutOfMemory => return Some("memory"),
+        // EADDRNOTAVAIL on `connect`: no free local (ephemeral) port.
+        io::ErrorKind::AddrNotAvailable => return Some("local ports"),
+        _ => {}
     }
-    false
+    // Those with no `ErrorKind` of their own.
+    let code = io.raw_os_error()?;
+    #[cfg(unix)]
+    let what = match code {
+        libc::EMFILE => Some("file descriptors"),
+        libc::ENFILE => Some("file descriptors (the system's)"),
+        libc::ENOBUFS => Some("socket buffer space"),
+        _ => None,
+    };
+    #[cfg(windows)]
+    let what = match code {
+        10024 => Some("sockets"),             // WSAEMFILE
+        10055 => Some("socket buffer space"), // WSAENOBUFS
+        _ => None,
+    };
+    #[cfg(not(any(unix, windows)))]
+    let what = {
+        let _ = code;
+        None
+    };
+    what
+}
+
+/// The I/O errors among `error` and its causes. (An I/O error wrapping
+/// another error has a `source` that skips the one it wraps: that one is
+/// taken instead.)
+fn io_causes<'a>(error: &'a (dyn StdError + 'static)) -> impl Iterator<Item = &'a io::Error> {
+    let causes = std::iter::successors(Some(error), |&err| {
+        match err.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
+            Some(inner) => Some(inner as &(dyn StdError + 'static)),
+            None => err.source(),
+        }
+    });
+    causes.filter_map(|err| err.downcast_ref::<io::Error>())
 }
 
 /// An error and its causes on one line, without repeating text.
@@ -370,6 +429,43 @@ mod tests {
 
     fn result(fetcher: &Fetcher, code: u16) -> FetchResult {
         status_result(&fetcher.config, StatusCode::from_u16(code).unwrap())
+    }
+
+    /// This machine's shortages are told from the server's and the
+    /// network's failures, however deep in the causes they lie.
+    #[test]
+    fn local_shortages_are_told_apart() {
+        let wrapped = |io: io::Error| io::Error::other(io);
+        let local = |io: io::Error| local_shortage(&io);
+        assert_eq!(
+            local(io::ErrorKind::OutOfMemory.into()).as_deref(),
+            Some("memory: out of memory")
+        );
+        assert!(
+            local(io::ErrorKind::AddrNotAvailable.into())
+                .is_some_and(|r| r.starts_with("local ports: "))
+        );
+        #[cfg(unix)]
+        for (code, what) in [
+            (libc::EMFILE, "file descriptors: "),
+            (libc::ENFILE, "file descriptors (the system's): "),
+            (libc::ENOBUFS, "socket buffer space: "),
+        ] {
+            let error = io::Error::from_raw_os_error(code);
+            assert!(local(wrapped(wrapped(error))).is_some_and(|r| r.starts_with(what)));
+        }
+        for kind in [
+            io::ErrorKind::ConnectionRefused,
+            io::ErrorKind::ConnectionReset,
+            io::ErrorKind::TimedOut,
+            io::ErrorKind::InvalidData,
+        ] {
+            assert_eq!(local(wrapped(kind.into())), None);
+        }
+        #[cfg(unix)]
+        for code in [libc::ECONNREFUSED, libc::ENETUNREACH, libc::EHOSTUNREACH] {
+            assert_eq!(local(io::Error::from_raw_os_error(code)), None);
+        }
     }
 
     /// An entity tag with octets past ASCII is kept, and sent back as the

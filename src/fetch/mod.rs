@@ -18,7 +18,9 @@
 //! (a line end, zero padding) are ignored.
 //!
 //! Fetching only fails for input that can have no robots.txt (not a URL, not
-//! http/https, no host). Whatever the server or network does, the result is a
+//! http/https, no host), or when this machine cannot make the request, out of
+//! descriptors, local ports or memory ([`Error::LocalResources`]: the server
+//! was never asked). Whatever the server or network does, the result is a
 //! [`Robots`] whose [`fetch_outcome`](Robots::fetch_outcome) says what
 //! happened, and whose rules follow this table:
 //!
@@ -119,9 +121,10 @@ impl Robots {
     /// Fetches the robots.txt governing `url` (any URL of the site: a `&str`,
     /// `String` or [`url::Url`]) with a shared default [`Fetcher`].
     ///
-    /// Fails only for input that can have no robots.txt; every server or
-    /// network outcome is an `Ok` carrying a [`FetchOutcome`] (see the
-    /// [module docs](crate::fetch) for the status table).
+    /// Fails only for input that can have no robots.txt, or when this
+    /// machine cannot make the request ([`Error::LocalResources`]); every
+    /// server or network outcome is an `Ok` carrying a [`FetchOutcome`]
+    /// (see the [module docs](crate::fetch) for the status table).
     ///
     /// # Panics
     ///

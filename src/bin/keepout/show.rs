@@ -33,7 +33,8 @@ user-agent lines that end a group, rules shadowed by another rule of their
 group (they never decide), lines over the line limit and files over the
 500 KiB a crawler must read (RFC 9309 section 2.5).
 
-Exit status: 0, or 2 on bad input (unreadable file, invalid URL).";
+Exit status: 0, or 2 on bad input (unreadable file, invalid URL) or a fetch
+this machine could not make (out of file descriptors, local ports or memory).";
 
 /// Arguments of `keepout show`.
 #[derive(clap::Args, Debug)]
