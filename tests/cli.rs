@@ -496,6 +496,44 @@ async fn bad_input_exits_2_with_one_line() {
     )
     .await
     .assert_bad_input("stdin line 1: longer than 65536 octets");
+    // A comment is skipped however long, whatever its end, and the line
+    // numbers after it still count it as one line.
+    let comment = format!("# {}", "a".repeat(200_000));
+    for end in ["\n", "\r\n", ""] {
+        let stdin = format!("{comment}{end}https://example.com/b\n\nnot a url\n");
+        let stdin = if end.is_empty() {
+            comment.clone()
+        } else {
+            stdin
+        };
+        let run = keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &stdin).await;
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        if end.is_empty() {
+            assert!(run.stderr.contains("no URLs"), "{}", run.stderr);
+        } else {
+            assert_eq!(
+                run.lines()[1..],
+                [
+                    "ALLOWED    https://example.com/b  no rule matches  (group at line 5: User-agent: *)"
+                ]
+            );
+            assert!(
+                run.stderr
+                    .starts_with("keepout: error: stdin line 4: invalid URL \"not a url\""),
+                "{}",
+                run.stderr
+            );
+        }
+    }
+    // One holding a lone CR is not a comment (lines ended by CR alone
+    // would hide the URLs after the first), whichever side of 64 KiB.
+    for at in [100, 100_000] {
+        let mut stdin = format!("# {}\n", "a".repeat(200_000));
+        stdin.insert(at, '\r');
+        keepout(&["check", "-a", "SomeBot", "-r", FILE, "-"], &stdin)
+            .await
+            .assert_bad_input("stdin line 1: longer than 65536 octets");
+    }
     // A bad line in a batch names its line, and stops the run there: the
     // lines before it have their verdicts, the lines after it none.
     for (stdin, error) in [

@@ -29,8 +29,8 @@ streams, in bounded memory (see --keep-origins).
 Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
 (unreadable file, invalid or non-http(s) URL, no URLs) or a fetch this machine
 could not make (out of file descriptors, local ports or memory). A bad line on
-stdin (not a URL, not UTF-8, or past 64 KiB) stops the run there, after the
-verdicts of the lines before it.
+stdin (not a URL, not UTF-8, or a URL past 64 KiB) stops the run there, after
+the verdicts of the lines before it.
 
 Examples:
   keepout check --agent ExampleBot https://example.com/ https://example.com/private/x

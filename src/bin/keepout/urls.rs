@@ -111,6 +111,15 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
                 .read_until(b'\n', &mut line);
             let end = match read {
                 Ok(0) => true,
+                // A comment is skipped however long (a pasted log line, a
+                // licence), read through to its end a buffer at a time.
+                Ok(_)
+                    if without_end(&line).len() > MAX_URL_LINE
+                        && is_comment(&line, n)
+                        && skip_comment_rest(&line, &mut stdin) =>
+                {
+                    false
+                }
                 Ok(_) if without_end(&line).len() > MAX_URL_LINE => {
                     chunk.push(Err(Failure::Input(format!(
                         "stdin line {n}: longer than {MAX_URL_LINE} octets (a URL to check is shorter)"
@@ -176,6 +185,41 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
         }
     });
     receiver
+}
+
+/// Reads the rest of a comment line whose first `start` octets (past the
+/// longest URL line) were read, through its `\n`, keeping none of it;
+/// `false` if a CR stands inside the line rather than ending it (or a read
+/// fails), as [`is_comment`] does not take a line holding one.
+fn skip_comment_rest(start: &[u8], stdin: &mut impl BufRead) -> bool {
+    if start.ends_with(b"\n") {
+        return true;
+    }
+    // A CR may only end the line, just before its `\n` (CRLF).
+    let mut cr_before = start.ends_with(b"\r");
+    loop {
+        let Ok(buffer) = stdin.fill_buf() else {
+            return false;
+        };
+        if buffer.is_empty() {
+            return true;
+        }
+        let lf = memchr::memchr(b'\n', buffer);
+        let part = &buffer[..lf.unwrap_or(buffer.len())];
+        let (inside, cr_last) = match part.strip_suffix(b"\r") {
+            Some(inside) => (inside, true),
+            None => (part, false),
+        };
+        if (cr_before && !part.is_empty()) || memchr::memchr(b'\r', inside).is_some() {
+            return false;
+        }
+        cr_before = cr_last;
+        let used = part.len() + usize::from(lf.is_some());
+        stdin.consume(used);
+        if lf.is_some() {
+            return true;
+        }
+    }
 }
 
 /// Whether stdin line `n` is a comment, skipped whatever else it holds (a
