@@ -26,8 +26,8 @@
 //! |---|---|---|
 //! | 2xx | the rules | when the response expires (its caching headers, at most 24 h, at least [`min_ttl`](RobotsCacheBuilder::min_ttl)) |
 //! | 304 on a refresh | the same rules, renewed | as for 2xx |
-//! | 4xx (unavailable, section 2.3.1.3) | allow all, cached like a success | as for 2xx |
-//! | 5xx, 429, network failure (unreachable, section 2.3.1.4), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
+//! | 4xx (unavailable, section 2.3.1.3), but those the fetcher reads as unreachable | allow all, cached like a success | as for 2xx |
+//! | 5xx, 429, 407, network failure (unreachable, section 2.3.1.4: the [fetcher's table](crate::fetch) has every case and option), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
 //! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a retry time running past the limit (the backoff, or a `Retry-After`) is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the last failed fetch is over a day old, or older than [`max_backoff`](RobotsCacheBuilder::max_backoff) if that is longer (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
 //!
@@ -44,8 +44,8 @@
 //! misses answered so). Size the cache so that the origins a crawl is
 //! working through fit.
 //!
-//! A "good copy" is any answer from the server: rules (2xx, 304) or
-//! unavailable (4xx). The cache schedules retries of unreachable origins
+//! A "good copy" is any answer from the server that the fetcher reads as
+//! rules (2xx, 304) or as unavailable (most 4xx). The cache schedules retries of unreachable origins
 //! itself, honouring a `Retry-After` that asks for longer than its backoff
 //! ([`FetchOutcome::retry_after`](crate::FetchOutcome::retry_after), capped
 //! at 24 h); the fetcher's
@@ -786,7 +786,7 @@ impl RobotsCacheBuilder {
         self
     }
 
-    /// How soon an unreachable robots.txt (5xx, 429, network failure) is
+    /// How soon an unreachable robots.txt (5xx, 429, 407, network failure) is
     /// first retried; each further failure in a row doubles the delay up to
     /// [`max_backoff`](Self::max_backoff). Must be more than zero.
     pub fn retry_delay(mut self, delay: Duration) -> Self {

@@ -34,8 +34,9 @@ pub struct CacheStats {
     pub refreshes: u64,
     /// Refreshes answered `304 Not Modified`.
     pub not_modified: u64,
-    /// Fetches that ended unreachable: 5xx, 429, timeout or network failure
-    /// (RFC 9309 section 2.3.1.4).
+    /// Fetches that ended unreachable: 5xx, 429, 407, timeout or network
+    /// failure (RFC 9309 section 2.3.1.4; the [fetcher's table](crate::fetch)
+    /// has every case).
     pub errors: u64,
     /// Lookups answered with a last good copy because the origin is
     /// unreachable (RFC 9309 section 2.4).

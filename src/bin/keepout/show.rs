@@ -21,8 +21,9 @@ use crate::{Failure, FetchArgs};
 
 pub const AFTER_HELP: &str = "\
 A URL (http:// or https://) fetches the robots.txt of its origin, whatever its
-path; `-` reads stdin; anything else is read as a local file (whole: lines past
-500 KiB are shown, and flagged; a file over 64 MiB is refused). A fetch goes
+path (another scheme, file:// included, is refused); `-` reads stdin; anything
+else is read as a local file (whole: lines past 500 KiB are shown, and flagged;
+a file over 64 MiB is refused). A fetch goes
 through the proxy HTTP_PROXY, HTTPS_PROXY or ALL_PROXY names, except to hosts
 NO_PROXY lists.
 
