@@ -136,7 +136,8 @@ pub(crate) fn select_names<'a>(
 /// The token a crawler is matched by (RFC 9309 section 2.2.1): the leading
 /// product token of `agent` (leading spaces trimmed by the caller), or,
 /// when that is `Mozilla` and a comment names a crawler after
-/// `(compatible;`, that crawler's. Empty when `agent` starts with none.
+/// `compatible;` ([`compatible_comment`]), that crawler's. Empty when
+/// `agent` starts with none.
 #[inline]
 pub(crate) fn crawler_token(agent: &[u8]) -> &[u8] {
     let token = product_token(agent);
@@ -151,20 +152,36 @@ pub(crate) fn crawler_token(agent: &[u8]) -> &[u8] {
     token
 }
 
-/// What follows `(compatible;` in a User-Agent header, matched in any
-/// case, in any of its comments: where the browser-compatible form that
-/// Googlebot and bingbot send, `Mozilla/5.0 (compatible; ExampleBot/1.2;
-/// +https://...)`, names the crawler (Googlebot's smartphone header has it
-/// in its last comment). Leading spaces are left to the caller.
+/// What follows `compatible;` in a User-Agent header, matched in any case,
+/// where it opens a comment or follows a `;` in one (spaces between):
+/// where the browser-compatible forms crawlers send name the crawler.
+/// Googlebot's and bingbot's older header opens its comment with it,
+/// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)`; their
+/// evergreen ones, and GPTBot's, have it mid-comment, `Mozilla/5.0
+/// AppleWebKit/537.36 (KHTML, like Gecko; compatible; ExampleBot/1.2;
+/// +https://...) Chrome/...`; Googlebot's smartphone header, in its last
+/// comment. The first such mark counts. Leading spaces are left to the
+/// caller.
 pub(crate) fn compatible_comment(header: &[u8]) -> Option<&[u8]> {
-    const MARK: &[u8] = b"(compatible;";
-    let at = header
+    const MARK: &[u8] = b"compatible;";
+    let mut from = 0;
+    while let Some(i) = header[from..]
         .windows(MARK.len())
-        .position(|w| w.eq_ignore_ascii_case(MARK))?;
-    Some(&header[at + MARK.len()..])
+        .position(|w| w.eq_ignore_ascii_case(MARK))
+    {
+        let at = from + i;
+        // Linear overall: each run of spaces walked back over ends at this
+        // mark and starts after the octet before it, so no two overlap.
+        let before = header[..at].trim_ascii_end();
+        if matches!(before.last(), Some(b'(' | b';')) {
+            return Some(&header[at + MARK.len()..]);
+        }
+        from = at + 1;
+    }
+    None
 }
 
-/// Whether a token after `(compatible;` names a crawler: not empty, and
+/// Whether a token after `compatible;` names a crawler: not empty, and
 /// neither `Mozilla` nor a browser's `MSIE`.
 pub(crate) fn is_crawler(token: &[u8]) -> bool {
     !token.is_empty()

@@ -97,8 +97,9 @@
 //!   themselves and does not decode `%XX` of unreserved characters.
 //! - The crawler's name may be a whole User-Agent header; its leading
 //!   product token is used, so `Foo Bar` is the crawler `Foo`, or in the
-//!   browser-compatible form the one after `(compatible;`:
-//!   `Mozilla/5.0 (compatible; Foo/1.0)` is `Foo`.
+//!   browser-compatible form the one after `compatible;` in a comment:
+//!   `Mozilla/5.0 (compatible; Foo/1.0)` and `Mozilla/5.0 (KHTML, like
+//!   Gecko; compatible; Foo/1.0)` are `Foo`.
 //! - Product tokens may contain digits (`MJ12bot`).
 //! - `/robots.txt` is always allowed, as RFC 9309 section 2.2.2 says;
 //!   Google's library leaves that to its caller, and applies the rules.

@@ -125,9 +125,11 @@ impl Robots {
     /// does not start with a product token, leading spaces aside (`""`,
     /// `*bot`, `/2.1`), matches no named group, so the `*` groups apply to
     /// it, as to any crawler no group names. A browser-compatible header,
-    /// the form Googlebot and bingbot send, names the crawler after
-    /// `(compatible;`: `Mozilla/5.0 (compatible; ExampleBot/1.2;
-    /// +https://...)` is `ExampleBot`, as
+    /// as Googlebot, bingbot and others send, names the crawler after
+    /// `compatible;` in a comment, opening it or after a `;`:
+    /// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)` and
+    /// `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible;
+    /// ExampleBot/1.2; +https://...) Chrome/...` are `ExampleBot`, as
     /// [`Fetcher::product_token`](crate::Fetcher::product_token) reads it
     /// (one without a crawler there, a browser's, is `Mozilla`). `url` is an
     /// absolute URL or a path with optional query; scheme, authority and
@@ -268,7 +270,7 @@ impl Robots {
     /// The product token that [`is_allowed`](Robots::is_allowed) and the
     /// other questions match the crawler `agent` by, case aside: its
     /// leading token, or for a browser-compatible header the crawler's
-    /// after `(compatible;`. Empty when `agent` starts with none (`*`,
+    /// after `compatible;` in a comment (see [`is_allowed`](Robots::is_allowed)). Empty when `agent` starts with none (`*`,
     /// `""`, `/2.1`): such a crawler reads the `*` groups. Names with the
     /// same token (in any case) get the same answers.
     ///
@@ -277,6 +279,9 @@ impl Robots {
     ///
     /// assert_eq!(Robots::agent_token("ExampleBot/2.1 (+https://example.com/bot)"), "ExampleBot");
     /// assert_eq!(Robots::agent_token("Mozilla/5.0 (compatible; ExampleBot/1.2)"), "ExampleBot");
+    /// let evergreen = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; \
+    ///                  ExampleBot/1.2; +https://example.com/bot) Chrome/120.0 Safari/537.36";
+    /// assert_eq!(Robots::agent_token(evergreen), "ExampleBot");
     /// assert_eq!(Robots::agent_token("Mozilla/5.0 (X11; Linux x86_64)"), "Mozilla");
     /// assert_eq!(Robots::agent_token("*"), "");
     /// ```

@@ -135,12 +135,18 @@ fn callers_may_pass_a_user_agent_header() {
     ));
     assert!(!allowed(txt, "  ExampleBot", "/private"));
     // The browser-compatible form names the crawler in a comment, in any
-    // case and in any of its comments; a browser's names none.
+    // case and in any of its comments, opening it or after a `;` in it (as
+    // the evergreen Googlebot, bingbot and GPTBot send it); a browser's
+    // names none.
     let txt = "User-agent: ExampleBot\nDisallow: /private\n\nUser-agent: Mozilla\nDisallow: /m\n";
     for header in [
         "Mozilla/5.0 (compatible; ExampleBot/1.2; +https://example.com/bot)",
         "mozilla/5.0 (Compatible;ExampleBot)",
         "Mozilla/5.0 (Linux; Android 6.0.1) Safari/537.36 (compatible; examplebot/2.1)",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ExampleBot/2.0; \
+         +https://example.com/bot) Chrome/116.0.1938.76 Safari/537.36",
+        "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X) AppleWebKit/537.36 (KHTML, like Gecko) \
+         Chrome/120.0 Mobile Safari/537.36 (compatible ;\tcompatible;  ExampleBot/2.1)",
     ] {
         assert!(!allowed(txt, header, "/private"), "{header}");
         assert!(allowed(txt, header, "/m"), "{header}");
@@ -149,6 +155,10 @@ fn callers_may_pass_a_user_agent_header() {
         "Mozilla/5.0 (X11; Linux x86_64)",
         "Mozilla/4.0 (compatible; MSIE 9.0; Windows NT 6.1)",
         "Mozilla/5.0 (compatible; )",
+        // The mark only as part of a word, or outside a comment.
+        "Mozilla/5.0 (X11; incompatible; ExampleBot)",
+        "Mozilla/5.0 (KHTML, like Gecko) compatible; ExampleBot",
+        "Mozilla/5.0 (X11) Compatible; ExampleBot",
     ] {
         assert!(allowed(txt, header, "/private"), "{header}");
         assert!(!allowed(txt, header, "/m"), "{header}");

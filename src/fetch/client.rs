@@ -332,9 +332,12 @@ impl FetcherBuilder {
     /// The product token matched against `User-agent` lines: letters, `_`
     /// and `-` (RFC 9309 section 2.2.1), digits accepted too. Defaults to
     /// the User-Agent's leading token: `ExampleBot` for
-    /// `ExampleBot/1.2 (+https://...)`; for the browser-compatible form
-    /// Googlebot and bingbot send, the token after `compatible;`:
-    /// `ExampleBot` for `Mozilla/5.0 (compatible; ExampleBot/1.2; ...)`
+    /// `ExampleBot/1.2 (+https://...)`; for the browser-compatible forms
+    /// Googlebot, bingbot and others send, the token after `compatible;`
+    /// (opening a comment or after a `;` in one): `ExampleBot` for
+    /// `Mozilla/5.0 (compatible; ExampleBot/1.2; ...)` and for `Mozilla/5.0
+    /// AppleWebKit/537.36 (KHTML, like Gecko; compatible; ExampleBot/1.2;
+    /// ...) Chrome/...`
     /// (a `Mozilla/...` header without one is refused: set the token).
     /// Set it when the crawler's name is elsewhere in the header.
     pub fn product_token(mut self, token: impl Into<String>) -> Self {
@@ -619,11 +622,10 @@ fn is_product_token(token: &str) -> bool {
 
 /// The crawler's product name in a User-Agent, if it is a valid product
 /// token: the one it starts with (`ExampleBot` in `ExampleBot/1.2 (...)`),
-/// or in the browser-compatible form that Googlebot and bingbot send, the
-/// one that opens a comment after `(compatible;` (in any case, in any of
-/// the comments: Googlebot's smartphone header has it last):
-/// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)`. `Mozilla` and
-/// a browser's `MSIE` name no crawler.
+/// or in the browser-compatible forms that Googlebot, bingbot and others
+/// send, the one after `compatible;` in a comment (see
+/// `agent::compatible_comment`): `Mozilla/5.0 (compatible; ExampleBot/1.2;
+/// +https://...)`. `Mozilla` and a browser's `MSIE` name no crawler.
 fn leading_token(user_agent: &str) -> Option<String> {
     let first_word = |text: &str| {
         let token = text
@@ -724,6 +726,15 @@ mod tests {
             ),
             Some("Googlebot".into())
         );
+        // bingbot's evergreen header: the mark within a comment.
+        assert_eq!(
+            token(
+                "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; \
+                 +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36"
+            ),
+            Some("bingbot".into())
+        );
+        assert_eq!(token("Mozilla/5.0 (X11; incompatible; X)"), None);
         // A browser's header names no crawler.
         assert_eq!(
             token("Mozilla/4.0 (compatible; MSIE 9.0; Windows NT 6.1)"),

@@ -42,9 +42,11 @@ Examples:
 pub struct Args {
     /// The crawler: a product token (ExampleBot) or a whole User-Agent
     /// value, whose leading product token is used, or in the
-    /// browser-compatible form the one after `(compatible;`
-    /// (`Mozilla/5.0 (compatible; ExampleBot/2.1)` is ExampleBot). Required: there is no
-    /// default crawler name; pass `*` to see what the `*` group says.
+    /// browser-compatible form the one after `compatible;` in a comment
+    /// (`Mozilla/5.0 (compatible; ExampleBot/2.1)` and `Mozilla/5.0 (KHTML,
+    /// like Gecko; compatible; ExampleBot/2.1)` are ExampleBot). Required:
+    /// there is no default crawler name; pass `*` to see what the `*` group
+    /// says.
     #[arg(short, long, value_name = "AGENT")]
     agent: String,
 
