@@ -103,6 +103,11 @@ pub enum WarningKind {
         /// The directive with no value.
         directive: Directive,
     },
+    /// A sitemap value that is neither an http(s) URL nor a path
+    /// (`sitemap.xml`): kept in [`sitemaps`](crate::Robots::sitemaps) as
+    /// written, but no crawler can fetch it, and
+    /// [`sitemap_urls`](crate::Robots::sitemap_urls) leaves it out.
+    SitemapNotUrl,
     /// A line longer than [`MAX_LINE_LEN`](crate::limits::MAX_LINE_LEN); the rest
     /// was ignored, as Google's parser does.
     LineTooLong,
@@ -157,6 +162,9 @@ impl fmt::Display for WarningKind {
                 "empty User-agent value after rules: it ends the group above, and the rules after it apply to no crawler",
             ),
             WarningKind::EmptyValue { directive } => write!(f, "empty {directive} value; ignored"),
+            WarningKind::SitemapNotUrl => {
+                f.write_str("sitemap value is neither an http(s) URL nor a path; no crawler can fetch it")
+            }
             WarningKind::LineTooLong => write!(
                 f,
                 "line longer than {} bytes; the rest was ignored",

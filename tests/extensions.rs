@@ -244,6 +244,43 @@ fn sitemaps_are_global_and_in_file_order() {
 }
 
 #[test]
+fn a_sitemap_neither_url_nor_path_is_kept_and_flagged() {
+    let body = "Sitemap: sitemap.xml\nSitemap: /a.xml\nSitemap: HTTPS://example.com/b.xml\n\
+                sitemap: http:c.xml\nSitemap: ftp://example.com/d.xml\nSitemap: caf\u{e9}.xml\n\
+                Sitemap :  https://example.com/e.xml\n";
+    let robots = Robots::parse(body);
+    assert_eq!(robots.sitemaps().count(), 7);
+    let flagged: Vec<(u32, String)> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, w.kind.to_string()))
+        .collect();
+    let why = "sitemap value is neither an http(s) URL nor a path; no crawler can fetch it";
+    assert_eq!(
+        flagged,
+        [
+            (1, why.to_owned()),
+            (5, why.to_owned()),
+            (6, why.to_owned())
+        ]
+    );
+    // What `sitemap_urls` keeps of a parsed file: the absolute http(s) URLs.
+    let urls: Vec<String> = robots
+        .sitemap_urls()
+        .iter()
+        .map(|u| u.to_string())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://example.com/b.xml",
+            "http://c.xml/",
+            "https://example.com/e.xml"
+        ]
+    );
+}
+
+#[test]
 fn host_and_unknown_records_are_kept() {
     let robots = Robots::parse(SITE);
     assert_eq!(robots.host(), Some("www.example.com"));

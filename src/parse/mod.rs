@@ -548,7 +548,7 @@ impl Builder {
                 } => {
                     // Kept as copied, unless it needs writing as text.
                     if ascii && value.1 > value.0 {
-                        self.push_sitemap(at as u32);
+                        self.push_sitemap(number, at as u32);
                     } else {
                         self.text.truncate(at);
                         self.sitemap(number, &body[value.0..value.1]);
@@ -683,11 +683,23 @@ impl Builder {
         }
         let start = self.text.len() as u32;
         push_text_or_escaped(&mut self.text, value);
-        self.push_sitemap(start);
+        self.push_sitemap(line, start);
     }
 
-    /// Records the sitemap URL at `text[start..]`.
-    fn push_sitemap(&mut self, start: u32) {
+    /// Records the sitemap URL at `text[start..]`, from line `line`.
+    fn push_sitemap(&mut self, line: u32, start: u32) {
+        // Kept as written either way (`Robots::sitemaps`); a value that is
+        // neither a path nor an http(s) URL is one no crawler can fetch
+        // (`Robots::sitemap_urls` leaves it out).
+        let value = &self.text[start as usize..];
+        let url = |scheme: &[u8]| {
+            value
+                .get(..scheme.len())
+                .is_some_and(|v| v.eq_ignore_ascii_case(scheme))
+        };
+        if !(value.starts_with(b"/") || url(b"http:") || url(b"https:")) {
+            self.warn(line, WarningKind::SitemapNotUrl);
+        }
         if self.sitemaps.is_empty() {
             // As for groups in `start_group`.
             self.sitemaps.reserve(16);

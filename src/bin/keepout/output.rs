@@ -192,6 +192,7 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
         WarningKind::Duplicate { .. } => "duplicate",
         WarningKind::EmptyUserAgentEndsGroup => "empty_user_agent_ends_group",
         WarningKind::EmptyValue { .. } => "empty_value",
+        WarningKind::SitemapNotUrl => "sitemap_not_url",
         WarningKind::LineTooLong => "line_too_long",
         WarningKind::NulByte => "nul_byte",
         _ => "other",
