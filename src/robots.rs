@@ -270,9 +270,10 @@ impl Robots {
     /// The product token that [`is_allowed`](Robots::is_allowed) and the
     /// other questions match the crawler `agent` by, case aside: its
     /// leading token, or for a browser-compatible header the crawler's
-    /// after `compatible;` in a comment (see [`is_allowed`](Robots::is_allowed)). Empty when `agent` starts with none (`*`,
-    /// `""`, `/2.1`): such a crawler reads the `*` groups. Names with the
-    /// same token (in any case) get the same answers.
+    /// after `compatible;` in a comment (see
+    /// [`is_allowed`](Robots::is_allowed)). Empty when `agent` starts with
+    /// none (`*`, `""`, `/2.1`): such a crawler reads the `*` groups. Names
+    /// with the same token (in any case) get the same answers.
     ///
     /// ```
     /// use keepout::Robots;

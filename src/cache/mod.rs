@@ -45,8 +45,9 @@
 //! working through fit.
 //!
 //! A "good copy" is any answer from the server that the fetcher reads as
-//! rules (2xx, 304) or as unavailable (most 4xx). The cache schedules retries of unreachable origins
-//! itself, honouring a `Retry-After` that asks for longer than its backoff
+//! rules (2xx, 304) or as unavailable (most 4xx). The cache schedules
+//! retries of unreachable origins itself, honouring a `Retry-After` that
+//! asks for longer than its backoff
 //! ([`FetchOutcome::retry_after`](crate::FetchOutcome::retry_after), capped
 //! at 24 h); the fetcher's
 //! [`unreachable_ttl`](crate::FetcherBuilder::unreachable_ttl) is not
