@@ -322,6 +322,48 @@ async fn named_group_and_user_agent_header_value() {
     );
 }
 
+#[tokio::test]
+async fn a_user_agent_header_is_matched_by_the_token_the_note_names() {
+    // Which token of a header is matched is not always its first word: a
+    // note says which, and a verdict without a group names it.
+    let evergreen = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; \
+                     bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0 Safari/537.36";
+    let robots = "User-agent: bingbot\nDisallow: /x\n";
+    let url = "https://example.com/x";
+    let browser = "Mozilla/5.0 (X11; Linux x86_64)";
+    for (agent, code, token) in [(evergreen, 1, "bingbot"), (browser, 0, "Mozilla")] {
+        let run = keepout(&["check", "-a", agent, "-r", "-", url], robots).await;
+        assert_eq!(run.code, code, "{}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("keepout: note: --agent is matched against user-agent lines as {token}\n")
+        );
+        if agent == browser {
+            assert_eq!(
+                run.lines()[1],
+                "ALLOWED    https://example.com/x  no group for Mozilla and no '*' group"
+            );
+        }
+    }
+    let run = keepout(&["check", "--json", "-a", browser, "-r", "-", url], robots).await;
+    let object = &run.json()[0];
+    assert_eq!(
+        (&object["agent"], &object["product_token"]),
+        (&Value::from(browser), &Value::from("Mozilla"))
+    );
+    assert_eq!(object["cause"], "no_group");
+    // A token alone, or with its version, needs no note.
+    for agent in ["bingbot", "bingbot/2.0"] {
+        let run = keepout(&["check", "-a", agent, "-r", "-", url], robots).await;
+        assert_eq!((run.code, run.stderr.as_str()), (1, ""));
+    }
+    let run = keepout(&["check", "-a", "*", "-r", "-", url], robots).await;
+    assert_eq!(
+        run.lines()[1],
+        "ALLOWED    https://example.com/x  no '*' group"
+    );
+}
+
 // --- JSON ---
 
 #[tokio::test]
@@ -354,6 +396,7 @@ async fn check_json_lines_shape() {
             "allowed": false,
             "cause": "rule",
             "agent": "SomeBot",
+            "product_token": "SomeBot",
             "agent_match": "star",
             "rule": {"line": 6, "kind": "disallow", "pattern": "/private", "normalized": "/private"},
             "groups": [{"line": 5, "agents": ["*"]}],

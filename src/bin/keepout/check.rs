@@ -44,7 +44,8 @@ pub struct Args {
     /// value, whose leading product token is used, or in the
     /// browser-compatible form the one after `compatible;` in a comment
     /// (`Mozilla/5.0 (compatible; ExampleBot/2.1)` and `Mozilla/5.0 (KHTML,
-    /// like Gecko; compatible; ExampleBot/2.1)` are ExampleBot). Required:
+    /// like Gecko; compatible; ExampleBot/2.1)` are ExampleBot; a note on
+    /// stderr says which token of a whole header is used). Required:
     /// there is no default crawler name; pass `*` to see what the `*` group
     /// says.
     #[arg(short, long, value_name = "AGENT")]
@@ -140,6 +141,7 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         printer: Printer {
             out: BufWriter::new(std::io::stdout().lock()),
             agent: &args.agent,
+            token: Robots::agent_token(&args.agent),
             json: args.json,
             waiting: VecDeque::new(),
             waiting_bytes: 0,
@@ -170,6 +172,10 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         .await
         .ok_or_else(|| Failure::Input(String::from("no URLs to check")))??;
     keepout::fetch::origin_key(&first.0).map_err(|e| bad_url(&e, first.1))?;
+    if let Some(note) = agent_note(&args.agent) {
+        // Not `eprintln!`, which panics when stderr is closed.
+        let _ = writeln!(std::io::stderr(), "keepout: note: {note}");
+    }
     let result = match &robots_source {
         Some(source) => match source.load(&fetcher, Extent::Fetched).await {
             Ok(loaded) => {
@@ -460,6 +466,8 @@ impl Origin {
 struct Printer<'a, W: Write> {
     out: W,
     agent: &'a str,
+    /// The product token the groups are chosen by (`Robots::agent_token`).
+    token: &'a str,
     json: bool,
     /// The URLs read and not written yet, in input order.
     waiting: VecDeque<Input>,
@@ -490,6 +498,7 @@ impl<W: Write> Printer<'_, W> {
                         allowed: decision.allowed(),
                         cause: cause_name(decision.cause()),
                         agent: self.agent,
+                        product_token: self.token,
                         agent_match: match decision.agent_match() {
                             keepout::AgentMatch::Named => "named",
                             keepout::AgentMatch::Star => "star",
@@ -512,7 +521,7 @@ impl<W: Write> Printer<'_, W> {
                     } else {
                         "DISALLOWED"
                     };
-                    let why = why(&decision);
+                    let why = why(&decision, self.token);
                     writeln!(
                         self.out,
                         "{verdict:<10} {}  {}",
@@ -548,6 +557,7 @@ struct CheckJson<'a> {
     allowed: bool,
     cause: &'static str,
     agent: &'a str,
+    product_token: &'a str,
     agent_match: &'static str,
     rule: Option<RuleJson<'a>>,
     groups: Vec<GroupRefJson<'a>>,
@@ -566,8 +576,9 @@ fn cause_name(cause: Cause) -> &'static str {
     }
 }
 
-/// The reason after the verdict in text output.
-fn why(d: &Decision<'_>) -> String {
+/// The reason after the verdict in text output; `token` is the crawler's
+/// product token.
+fn why(d: &Decision<'_>, token: &str) -> String {
     match d.cause() {
         Cause::Rule => match d.rule() {
             // A group's Display names its first eight user-agent values
@@ -588,12 +599,28 @@ fn why(d: &Decision<'_>) -> String {
             }
             format!("no rule matches  ({})", groups.join("; "))
         }
-        Cause::NoGroup => String::from("no group for this user-agent and no '*' group"),
+        // Named: an agent given as a whole header is read by one token of
+        // it, and which one is what a reader needs to see here.
+        Cause::NoGroup if token.is_empty() => String::from("no '*' group"),
+        Cause::NoGroup => format!("no group for {token} and no '*' group"),
         Cause::RobotsTxt => String::from("/robots.txt is always allowed"),
         Cause::Unavailable => String::from("robots.txt unavailable, everything allowed"),
         Cause::Unreachable => String::from("robots.txt unreachable, everything disallowed"),
         _ => d.to_string(),
     }
+}
+
+/// What to say of an `--agent` given as a whole User-Agent header: the
+/// product token that user-agent lines are matched against, which is not
+/// always the first word (`Mozilla/5.0 (compatible; ExampleBot/2.1)` is
+/// ExampleBot, `Mozilla/5.0 (X11; Linux)` is Mozilla). Nothing for a token
+/// alone or with its version (`ExampleBot/2.1`).
+fn agent_note(given: &str) -> Option<String> {
+    let agent = given.trim();
+    let token = Robots::agent_token(agent);
+    let header = agent.contains(|c: char| c.is_whitespace() || c == '(');
+    (header && !token.is_empty())
+        .then(|| format!("--agent is matched against user-agent lines as {token}"))
 }
 
 /// Refuses an agent no robots.txt group can name.
