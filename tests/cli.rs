@@ -1392,6 +1392,59 @@ async fn show_json_shape() {
     );
 }
 
+/// A crawler named by two groups obeys both merged (RFC 9309 section
+/// 2.2.1): legal, but often not what the author meant, so it is flagged
+/// once per later group, whatever the case or version written.
+#[tokio::test]
+async fn show_flags_a_crawler_named_by_more_than_one_group() {
+    let body = "User-agent: a\nUser-agent: A\nDisallow: /x\n\n\
+                User-agent: *\nDisallow: /y\n\n\
+                User-agent: b\nUser-agent: a/2.0\nDisallow: /z\n\n\
+                User-agent: *\nUser-agent: B\nAllow: /\n\n\
+                User-agent: c\nUser-agent: d\nDisallow: /w\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let warnings: Vec<&str> = run
+        .lines()
+        .into_iter()
+        .skip_while(|l| !l.starts_with("warnings:"))
+        .collect();
+    let merged =
+        "a crawler named in several groups obeys all their rules merged (RFC 9309 section 2.2.1)";
+    assert_eq!(
+        warnings,
+        [
+            "warnings: 2".to_string(),
+            format!("  line 8: a also named by the group at line 1: {merged}"),
+            format!("  line 12: *, B also named by the groups at lines 5, 8: {merged}"),
+        ]
+    );
+    let run = keepout(&["show", "--json", "-"], body).await;
+    let objects = run.json();
+    let kinds: Vec<(u64, &str)> = objects[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds, [(8, "named_again"), (12, "named_again")]);
+    // Many tokens, from many groups: the first four of each are named.
+    let mut body: String = (1..=6)
+        .map(|i| format!("User-agent: p{i}\nDisallow: /{i}\n"))
+        .collect();
+    body.push_str("User-agent: P6\nUser-agent: p5\n");
+    body.extend((1..=4).map(|i| format!("User-agent: p{i}\n")));
+    body.push_str("Allow: /\n");
+    let run = keepout(&["show", "-"], body).await;
+    let last = run.lines().last().unwrap().to_string();
+    assert_eq!(
+        last,
+        format!(
+            "  line 13: P6, p5, p1, p2 and 2 more also named by the groups at lines 1, 3, 5, 7 and 2 more: {merged}"
+        )
+    );
+}
+
 /// `--rules` lists each group's rules, as written and, in JSON, as matched.
 #[tokio::test]
 async fn show_rules_lists_each_rule() {

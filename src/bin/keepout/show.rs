@@ -1,7 +1,7 @@
 //! `keepout show`: what a robots.txt says, how it was fetched, and what is
 //! wrong with it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -29,8 +29,9 @@ HTTPS_PROXY or ALL_PROXY names, except to hosts NO_PROXY lists.
 Warnings cover misspelled keys that were accepted, unknown keys, rules outside
 groups, patterns starting with neither '/' nor a wildcard, user-agent lines
 that join the group above (after a crawl-delay or request-rate line), empty
-user-agent lines that end a group, rules shadowed by another rule of their
-group (they never decide), sitemaps that are neither URLs nor paths, lines
+user-agent lines that end a group, crawlers named in more than one group
+(whose rules are merged), rules shadowed by another rule of their group
+(they never decide), sitemaps that are neither URLs nor paths, lines
 over the line limit and files over the 500 KiB a crawler must read (RFC 9309
 section 2.5).
 
@@ -137,6 +138,7 @@ fn lints(l: &Loaded) -> Vec<Lint> {
         kind: "shadowed_rule",
         message: s.to_string(),
     }));
+    lints.extend(named_again(robots));
     if let Some(line) = l.file.as_ref().and_then(|f| f.cap_line) {
         let len = l.file.as_ref().map_or(0, |f| f.len);
         lints.push(Lint {
@@ -159,6 +161,72 @@ fn lints(l: &Loaded) -> Vec<Lint> {
     }
     lints.sort_by_key(|w| w.line.unwrap_or(u32::MAX));
     lints
+}
+
+/// Groups naming a crawler an earlier group names too, one lint each at
+/// the later group's line. Legal, and common (a tenth of the corpus's
+/// files, mostly blocklists pasted twice), but easy to miss: such a crawler
+/// obeys the rules of all those groups merged (RFC 9309 section 2.2.1),
+/// where an author may expect the first or the last to win.
+fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
+    // Lower-cased token -> line of the first group naming it.
+    let mut first: HashMap<String, u32> = HashMap::new();
+    let mut lints = Vec::new();
+    for g in robots.groups() {
+        // The tokens named before (once each, as first written here), and
+        // the lines of the groups that named them: sets, as a group can
+        // name thousands.
+        let mut again: Vec<&str> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut earlier: BTreeSet<u32> = BTreeSet::new();
+        for token in g.product_tokens().filter(|t| !t.is_empty()) {
+            let key = token.to_ascii_lowercase();
+            match first.get(&key) {
+                Some(&line) if line != g.line() => {
+                    earlier.insert(line);
+                    if seen.insert(key) {
+                        again.push(token);
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(key, g.line());
+                }
+            }
+        }
+        if again.is_empty() {
+            continue;
+        }
+        let by = match earlier.len() {
+            1 => "the group at line",
+            _ => "the groups at lines",
+        };
+        lints.push(Lint {
+            line: Some(g.line()),
+            kind: "named_again",
+            message: format!(
+                "{} also named by {by} {}: a crawler named in several groups obeys all their rules merged (RFC 9309 section 2.2.1)",
+                first_few(again.iter()),
+                first_few(earlier.iter())
+            ),
+        });
+    }
+    lints
+}
+
+/// `a, b, c, d and 3 more`: the first four items, and how many others.
+fn first_few<T: std::fmt::Display>(items: impl ExactSizeIterator<Item = T>) -> String {
+    const SHOWN: usize = 4;
+    let more = items.len().saturating_sub(SHOWN);
+    let mut text = items
+        .take(SHOWN)
+        .map(|item| item.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more"));
+    }
+    text
 }
 
 fn text(out: &mut impl Write, l: &Loaded, rules: bool) -> std::io::Result<()> {
