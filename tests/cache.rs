@@ -1423,6 +1423,15 @@ async fn is_allowed_checks_the_path_a_client_requests() {
         format!("http:{authority}/private"),
     ] {
         assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url:?}");
+        // Its reason, as the docs say to ask for it: of the parsed URL.
+        let robots = cache.get(&url).await.unwrap();
+        let parsed = url::Url::parse(&url).unwrap();
+        let decision = robots.explain(AGENT, &parsed);
+        assert_eq!(
+            (decision.allowed(), decision.rule().map(|r| r.pattern())),
+            (false, Some("/private")),
+            "{url:?}"
+        );
     }
     for url in [
         format!("{base}/private/../public"),
@@ -1431,6 +1440,9 @@ async fn is_allowed_checks_the_path_a_client_requests() {
         format!("{base}/public?q=/../private"),
     ] {
         assert!(cache.is_allowed(AGENT, &url).await.unwrap(), "{url:?}");
+        let robots = cache.get(&url).await.unwrap();
+        let parsed = url::Url::parse(&url).unwrap();
+        assert!(robots.explain(AGENT, &parsed).allowed(), "{url:?}");
     }
     assert_eq!(requests(&server).await, 1);
 }

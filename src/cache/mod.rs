@@ -299,7 +299,10 @@ impl RobotsCache {
     /// then a `/`, tabs and newlines are dropped, dot segments resolved and
     /// an `'` in the query sent as `%27`:
     /// `https://example.com/a/../private` is checked as `/private`, where
-    /// [`Robots::is_allowed`] reads the path as written.
+    /// [`Robots::is_allowed`] reads the path as written. To see which line
+    /// decided, ask [`Robots::explain`] about the URL so read, a
+    /// [`url::Url`]: `cache.get(u).await?.explain(agent, &Url::parse(u)?)`
+    /// gives this verdict with its reason (with `u` itself, it may not).
     ///
     /// Fails as [`get`](Self::get) does.
     pub async fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> Result<bool, Error> {
