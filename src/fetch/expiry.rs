@@ -66,9 +66,11 @@ pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Durati
 fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
     let mut max_age = None;
     for value in headers.get_all(CACHE_CONTROL) {
-        // A header that is not visible ASCII says nothing we can use.
-        let Ok(value) = value.to_str() else { continue };
-        for (name, arg) in directives(value) {
+        // Octets past ASCII (obs-text, which a quoted argument may hold:
+        // RFC 9110 section 5.6.4) are read as U+FFFD: the directives beside
+        // them still count. Every directive name is ASCII.
+        let value = String::from_utf8_lossy(value.as_bytes());
+        for (name, arg) in directives(&value) {
             // A qualified `no-cache="Set-Cookie"` forbids reusing only the
             // fields it names, not the body (RFC 9111 section 5.2.2.4).
             if name.eq_ignore_ascii_case("no-store")
@@ -293,6 +295,24 @@ mod tests {
             ]),
             Duration::ZERO
         );
+    }
+
+    /// A quoted argument may hold octets past ASCII; the header's other
+    /// directives still count.
+    #[test]
+    fn octets_past_ascii_leave_the_other_directives() {
+        let ttl_of = |value: &[u8]| {
+            let mut map = HeaderMap::new();
+            map.append(CACHE_CONTROL, HeaderValue::from_bytes(value).unwrap());
+            let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+            expiry_from_headers(&map, now).duration_since(now).unwrap()
+        };
+        assert_eq!(ttl_of(b"no-store, ext=\"caf\xe9\""), Duration::ZERO);
+        assert_eq!(
+            ttl_of(b"ext=\"\xff\xfe\", max-age=60"),
+            Duration::from_secs(60)
+        );
+        assert_eq!(ttl_of(b"max-age=6\xe90"), Duration::ZERO);
     }
 
     #[test]
