@@ -1079,4 +1079,46 @@ async fn out_of_descriptors_child() {
     assert!(!Arc::ptr_eq(&refreshed, &robots));
     assert_rules(&refreshed, &base);
     assert_eq!(cache.stats().refreshes, 1);
+
+    // An unreachable origin evicted for capacity keeps its failure count
+    // in the cache's side table; a lookup that this machine cannot fetch
+    // for must not lose it (its backoff would start again at a minute).
+    let down = serve_raw(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0".into(),
+        Vec::new(),
+    )
+    .await;
+    let ok = format!("HTTP/1.1 200 OK\r\nContent-Length: {}", RULES.len());
+    let others = [
+        serve_raw(ok.clone(), RULES.into()).await,
+        serve_raw(ok, RULES.into()).await,
+    ];
+    let clock = ManualClock::default();
+    let cache = RobotsCache::builder()
+        .fetcher(fetcher.clone())
+        .clock(clock.clone())
+        .max_entries(1)
+        .build()
+        .unwrap();
+    let minute = Duration::from_secs(60);
+    // Failures 1 and 2, each followed by an eviction (another origin in
+    // the one place): backoffs of 1 and 2 minutes.
+    for (wait, other) in [minute, 2 * minute].into_iter().zip(&others) {
+        assert!(!cache.is_allowed("bot", format!("{down}/x")).await.unwrap());
+        assert_eq!(cache.due_at(&down).await.unwrap(), Some(clock.now() + wait));
+        cache.get(other).await.unwrap();
+        cache.run_pending_tasks().await;
+        clock.advance(wait);
+    }
+    // (Not cached: the lookup below is a miss, and fetches.)
+    use_up_descriptors(&mut held);
+    let error = cache.get(&down).await.unwrap_err();
+    assert!(matches!(error, Error::LocalResources { .. }), "{error:?}");
+    held.clear();
+    // Failure 3: 4 minutes.
+    assert!(!cache.is_allowed("bot", format!("{down}/x")).await.unwrap());
+    assert_eq!(
+        cache.due_at(&down).await.unwrap(),
+        Some(clock.now() + 4 * minute)
+    );
 }

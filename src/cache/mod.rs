@@ -472,7 +472,6 @@ impl Inner {
             // `invalidate_all` has hidden but not yet dropped.)
             let kept = this.evicted.get(key);
             if let Some(kept) = &kept {
-                this.evicted.invalidate(key);
                 let now = this.clock.now();
                 let moved = if kept.is_fresh_at(now) {
                     Some(Arc::clone(kept))
@@ -480,11 +479,19 @@ impl Inner {
                     kept.at_stale_limit(now).map(|e| this.stamped(e))
                 };
                 if let Some(entry) = moved {
+                    this.evicted.invalidate(key);
                     Counters::bump(&this.counters.backoffs_kept);
                     return Ok(entry);
                 }
             }
             let fetched = this.fetcher.fetch(key).await?;
+            // Only once the server was asked: a fetch this machine could
+            // not make (`Error::LocalResources`) or a load cancelled by the
+            // runtime's shutdown learnt nothing, and leaves the record for
+            // the next lookup.
+            if kept.is_some() {
+                this.evicted.invalidate(key);
+            }
             this.count_fetch(&fetched, false);
             let now = this.clock.now();
             let mut entry = Entry::after_fetch(kept.as_deref(), fetched, now, &this.policy);
