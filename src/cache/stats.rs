@@ -27,7 +27,11 @@ pub struct CacheStats {
     /// Lookups that found no entry, and so waited for the first fetch of the
     /// origin (their own, or one already in flight).
     pub misses: u64,
-    /// robots.txt requests made: first fetches plus refreshes.
+    /// robots.txt fetches made: first fetches plus refreshes. A fetch
+    /// that follows redirects makes a request for each (up to
+    /// [`max_redirects`](crate::FetcherBuilder::max_redirects) more) and
+    /// counts once here; its outcome's
+    /// [`redirects`](crate::FetchOutcome::redirects) says how many.
     pub fetches: u64,
     /// Re-fetches of an origin already cached (conditional when the cached
     /// copy has an `ETag` or `Last-Modified`).
