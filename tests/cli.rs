@@ -352,6 +352,12 @@ async fn a_user_agent_header_is_matched_by_the_token_the_note_names() {
         (&Value::from(browser), &Value::from("Mozilla"))
     );
     assert_eq!(object["cause"], "no_group");
+    // A token ends at the first character one cannot hold: said too.
+    let run = keepout(&["check", "-a", "Example.Bot", "-r", "-", url], robots).await;
+    assert_eq!(
+        run.stderr,
+        "keepout: note: --agent is matched against user-agent lines as Example\n"
+    );
     // A token alone, or with its version, needs no note.
     for agent in ["bingbot", "bingbot/2.0"] {
         let run = keepout(&["check", "-a", agent, "-r", "-", url], robots).await;
@@ -511,6 +517,25 @@ async fn bad_input_exits_2_with_one_line() {
         .assert_bad_input(
             "invalid URL \"example.com/x\": no scheme: an absolute http or https URL is needed, such as \"https://example.com/x\"",
         );
+    // Nothing of the input reaches the terminal raw (an escape sequence
+    // could retitle the window), suggestion included.
+    let run = check(FILE, "example.com/\u{1b}]0;t\u{7}\u{202e}").await;
+    run.assert_bad_input("such as \"https://example.com/\\u{1b}]0;t\\u{7}\\u{202e}\"");
+    assert!(
+        !run.stderr.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+        "{}",
+        run.stderr
+    );
+    // A URL parser would drop a tab, CR or LF: another URL would be checked.
+    check(FILE, "https://example.com/pri\tvate")
+        .await
+        .assert_bad_input("URL \"https://example.com/pri\\tvate\": a tab inside it");
+    check(FILE, "https://example.com/pri\nvate")
+        .await
+        .assert_bad_input("a line feed inside it");
+    check(FILE, "https://example.com/pri\rvate")
+        .await
+        .assert_bad_input("a carriage return inside it");
     check(FILE, "ftp://example.com/x")
         .await
         .assert_bad_input("unsupported scheme \"ftp\"");

@@ -163,7 +163,9 @@ fn relative_reason(input: &str) -> String {
     // A host and path written without the scheme: say how to write it.
     let with_scheme = format!("https://{trimmed}");
     match Url::parse(&with_scheme) {
-        Ok(_) => format!("{reason}, such as \"{with_scheme}\""),
+        // Quoted and escaped, as the input is in the error's message: it
+        // may hold control characters, which a terminal must not act on.
+        Ok(_) => format!("{reason}, such as {with_scheme:?}"),
         Err(_) => reason.to_owned(),
     }
 }
@@ -266,6 +268,11 @@ mod tests {
         assert_eq!(
             reason("example.com/about"),
             "no scheme: an absolute http or https URL is needed, such as \"https://example.com/about\""
+        );
+        // The suggestion is escaped, as the input is in the message.
+        assert_eq!(
+            reason("example.com/\u{1b}]0;t\u{7}\u{202e}"),
+            "no scheme: an absolute http or https URL is needed, such as \"https://example.com/\\u{1b}]0;t\\u{7}\\u{202e}\""
         );
         assert_eq!(
             reason("not a url"),

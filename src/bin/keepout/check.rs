@@ -44,8 +44,9 @@ pub struct Args {
     /// value, whose leading product token is used, or in the
     /// browser-compatible form the one after `compatible;` in a comment
     /// (`Mozilla/5.0 (compatible; ExampleBot/2.1)` and `Mozilla/5.0 (KHTML,
-    /// like Gecko; compatible; ExampleBot/2.1)` are ExampleBot; a note on
-    /// stderr says which token of a whole header is used). Required:
+    /// like Gecko; compatible; ExampleBot/2.1)` are ExampleBot; when it is
+    /// more than a token and its version, a note on stderr names the token
+    /// used). Required:
     /// there is no default crawler name; pass `*` to see what the `*` group
     /// says.
     #[arg(short, long, value_name = "AGENT")]
@@ -130,6 +131,18 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     // fetched; those from stdin as they come.
     for url in args.urls.iter().filter(|u| *u != "-") {
         keepout::fetch::origin_key(url).map_err(|e| bad_url(&e, None))?;
+        // A URL parser drops a tab, CR or LF inside a URL, so another URL
+        // than the one printed would be checked; refused, as on stdin.
+        if let Some(c) = url.chars().find(|c| matches!(c, '\t' | '\r' | '\n')) {
+            let what = match c {
+                '\t' => "a tab",
+                '\r' => "a carriage return",
+                _ => "a line feed",
+            };
+            return Err(Failure::Input(format!(
+                "URL {url:?}: {what} inside it (a URL parser would drop it, and check another URL)"
+            )));
+        }
     }
     let fetcher = args.fetch.fetcher()?;
     // With `--robots URL`: its origin, and how many URLs are elsewhere.
@@ -610,16 +623,23 @@ fn why(d: &Decision<'_>, token: &str) -> String {
     }
 }
 
-/// What to say of an `--agent` given as a whole User-Agent header: the
-/// product token that user-agent lines are matched against, which is not
-/// always the first word (`Mozilla/5.0 (compatible; ExampleBot/2.1)` is
-/// ExampleBot, `Mozilla/5.0 (X11; Linux)` is Mozilla). Nothing for a token
-/// alone or with its version (`ExampleBot/2.1`).
+/// What to say of an `--agent` that is more than a product token: the
+/// token that user-agent lines are matched against, which is not always
+/// its first word (`Mozilla/5.0 (compatible; ExampleBot/2.1)` is
+/// ExampleBot, `Mozilla/5.0 (X11; Linux)` is Mozilla) and stops at the
+/// first character a token cannot hold (`Example.Bot` is Example). Nothing
+/// for a token alone or with its version (`ExampleBot/2.1`).
 fn agent_note(given: &str) -> Option<String> {
     let agent = given.trim();
     let token = Robots::agent_token(agent);
-    let header = agent.contains(|c: char| c.is_whitespace() || c == '(');
-    (header && !token.is_empty())
+    let version = |rest: &str| {
+        rest.strip_prefix('/')
+            .is_some_and(|v| !v.contains(|c: char| c.is_whitespace() || c == '('))
+    };
+    let plain = agent
+        .strip_prefix(token)
+        .is_some_and(|rest| rest.is_empty() || version(rest));
+    (!token.is_empty() && !plain)
         .then(|| format!("--agent is matched against user-agent lines as {token}"))
 }
 

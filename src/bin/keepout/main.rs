@@ -137,7 +137,9 @@ fn run_to_end<T>(
 /// Prints the one-line error and returns exit code 2.
 fn fail(message: &str) -> ExitCode {
     // Not `eprintln!`, which panics when stderr is closed (`2>&1 | head`).
-    let _ = writeln!(io::stderr(), "keepout: error: {message}");
+    // Escaped as all output from input is (`output::clean`): the message
+    // may quote a server's or a file's text.
+    let _ = writeln!(io::stderr(), "keepout: error: {}", output::clean(message));
     ExitCode::from(2)
 }
 
