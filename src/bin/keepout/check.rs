@@ -46,9 +46,8 @@ pub struct Args {
     /// (`Mozilla/5.0 (compatible; ExampleBot/2.1)` and `Mozilla/5.0 (KHTML,
     /// like Gecko; compatible; ExampleBot/2.1)` are ExampleBot; when it is
     /// more than a token and its version, a note on stderr names the token
-    /// used). Required:
-    /// there is no default crawler name; pass `*` to see what the `*` group
-    /// says.
+    /// used). Required: there is no default crawler name; pass `*` to see
+    /// what the `*` group says.
     #[arg(short, long, value_name = "AGENT")]
     agent: String,
 
@@ -133,12 +132,7 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         keepout::fetch::origin_key(url).map_err(|e| bad_url(&e, None))?;
         // A URL parser drops a tab, CR or LF inside a URL, so another URL
         // than the one printed would be checked; refused, as on stdin.
-        if let Some(c) = url.chars().find(|c| matches!(c, '\t' | '\r' | '\n')) {
-            let what = match c {
-                '\t' => "a tab",
-                '\r' => "a carriage return",
-                _ => "a line feed",
-            };
+        if let Some(what) = crate::urls::dropped_inside(url) {
             return Err(Failure::Input(format!(
                 "URL {url:?}: {what} inside it (a URL parser would drop it, and check another URL)"
             )));

@@ -140,12 +140,7 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
                         // (`a/x<TAB>note` would be checked as `a/xnote`):
                         // such a line is two things run together, as a
                         // tab-separated or CR-ended list makes.
-                        if let Some(c) = url.chars().find(|&c| c == '\t' || c == '\r') {
-                            let what = if c == '\t' {
-                                "a tab"
-                            } else {
-                                "a carriage return"
-                            };
+                        if let Some(what) = dropped_inside(url) {
                             chunk.push(Err(Failure::Input(format!(
                                 "stdin line {n}: {what} inside the URL (one URL a line, each line ending in LF or CRLF)"
                             ))));
@@ -240,6 +235,18 @@ fn is_comment(line: &[u8], n: usize) -> bool {
     };
     let text = text.trim();
     text.starts_with('#') && !text.contains('\r')
+}
+
+/// The first character in `url` that a URL parser drops (a tab, CR or LF),
+/// named (`a tab`): with it, another URL than the one given would be
+/// checked.
+pub fn dropped_inside(url: &str) -> Option<&'static str> {
+    url.chars().find_map(|c| match c {
+        '\t' => Some("a tab"),
+        '\r' => Some("a carriage return"),
+        '\n' => Some("a line feed"),
+        _ => None,
+    })
 }
 
 /// A line read without its end, LF or CRLF.
