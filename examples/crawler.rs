@@ -100,6 +100,9 @@ async fn main() -> Result<(), keepout::Error> {
             eprintln!("error: {error}");
         }
     }
+    // The entry count is brought up to date by the cache's maintenance,
+    // which runs now and then; run it before reporting.
+    cache.run_pending_tasks().await;
     println!("{:?}", cache.stats());
     Ok(())
 }

@@ -28,6 +28,10 @@ async fn main() {
         })
     });
     let Some(site) = args.next() else { usage() };
+    if site.starts_with('-') {
+        // `--help`, `-h`: no URL starts with a dash.
+        usage();
+    }
     let agent = args.next().unwrap_or_else(|| "keepout".to_owned());
     let mut urls: Vec<String> = args.collect();
     if urls.is_empty() {

@@ -163,6 +163,20 @@ async fn fetch_and_crawler_check_urls_as_the_client_sends_them() {
             "{stdout}"
         );
     }
+    // The cache's report counts the one origin it holds.
+    assert!(lines[3].contains("entries: 1,"), "{stdout}");
+    assert_eq!(lines.len(), 4, "{stdout}");
+}
+
+/// `fetch --help` prints the usage, rather than an error about a URL
+/// named `--help`.
+#[test]
+fn fetch_help_prints_the_usage() {
+    for flag in ["--help", "-h"] {
+        let (code, stderr) = run(&example("fetch"), &[flag]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.starts_with("usage: fetch URL"), "{stderr}");
+    }
 }
 
 #[test]
