@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Defaults: 10000 fetches, 256 at a time, 300 ms per answer, spread over
-//! 16 local servers (16 origins, one connection pool). Prints the process's
+//! 16 local servers (16 origins, one `Fetcher`). Prints the process's
 //! peak (VmHWM) and current (VmRSS) resident memory from `/proc/self/status`
 //! (Linux) before and after, and the growth per fetch in flight. The servers
 //! run in this process, so the figure includes their side of each

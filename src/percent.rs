@@ -4,8 +4,8 @@
 //! `/foo/ツ`, `/foo/%E3%83%84` and `/foo/%e3%83%84` compare equal while `%2F`
 //! stays distinct from `/`:
 //!
-//! 1. `%HH` of an *unreserved* character (RFC 3986 section 2.3: `A-Z a-z 0-9
-//!    - . _ ~`) is decoded: `%7E` becomes `~`.
+//! 1. `%HH` of an *unreserved* character (RFC 3986 section 2.3: letters,
+//!    digits and `- . _ ~`) is decoded: `%7E` becomes `~`.
 //! 2. Any other `%HH` is kept encoded, hex upper-cased: `%2f` becomes `%2F`.
 //! 3. A `%` not followed by two hex digits is itself encoded: `%25`. But a
 //!    `%` that ends a pattern's text (at its end or before a `*`) is kept,

@@ -38,7 +38,8 @@ pub const DEFAULT_MAX_REDIRECTS: u8 = 5;
 pub const DEFAULT_UNREACHABLE_TTL: Duration = Duration::from_secs(60 * 60);
 
 /// Fetches robots.txt files: configure once with [`Fetcher::builder`], then
-/// share it; clones are cheap and share one connection pool.
+/// share it; clones are cheap and share one HTTP client (whose default
+/// keeps no idle connection, see [`FetcherBuilder::client`]).
 ///
 /// ```no_run
 /// use std::time::Duration;

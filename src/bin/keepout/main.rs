@@ -1,9 +1,10 @@
 //! `keepout`: ask whether a crawler may fetch URLs and which robots.txt line
 //! says so, and lint robots.txt files (RFC 9309).
 //!
-//! Exit codes: 0 when every URL checked is allowed (and always for `show`),
-//! 1 when any URL is disallowed, 2 on bad input, with a one-line
-//! `keepout: error: ...` on stderr.
+//! Exit codes: 0 when every URL checked is allowed (and for a `show` that
+//! ran), 1 when `check` finds any URL disallowed, 2 on bad input or a fetch
+//! this machine could not make, with a one-line `keepout: error: ...` on
+//! stderr. Each command's `--help` gives the details.
 
 mod check;
 mod output;

@@ -263,7 +263,6 @@ pub fn source_summary(loaded: &Loaded) -> String {
     }
 }
 
-/// `group at line 5: User-agent: a, b`
 /// `text` with its control characters escaped (`\u{1b}`), for a terminal:
 /// a fetched robots.txt must not move the cursor, recolour the screen or
 /// retitle the window. Tabs stay. Unicode's bidirectional controls are
@@ -333,7 +332,8 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
-/// `23h 59m`, `5m`, `now` for how long until `t`.
+/// How long until `t`: `in 23h 59m`, `in 5m`, `in under a minute`, or
+/// `already expired`.
 pub fn until(t: SystemTime) -> String {
     match t.duration_since(SystemTime::now()) {
         Ok(d) if d.as_secs() >= 60 => {
