@@ -153,7 +153,7 @@ pub(crate) fn crawler_token(agent: &[u8]) -> &[u8] {
 }
 
 /// What follows `compatible;` in a User-Agent header, matched in any case,
-/// where it opens a comment or follows a `;` in one (spaces between):
+/// where it opens a comment or follows a `;` inside one (spaces between):
 /// where the browser-compatible forms crawlers send name the crawler.
 /// Googlebot's and bingbot's older header opens its comment with it,
 /// `Mozilla/5.0 (compatible; ExampleBot/1.2; +https://...)`; their
@@ -165,15 +165,26 @@ pub(crate) fn crawler_token(agent: &[u8]) -> &[u8] {
 pub(crate) fn compatible_comment(header: &[u8]) -> Option<&[u8]> {
     const MARK: &[u8] = b"compatible;";
     let mut from = 0;
+    // How deep in comments (RFC 9110 section 5.6.5: they nest) the octet at
+    // `from` is, counted as the search goes.
+    let (mut depth, mut counted) = (0usize, 0);
     while let Some(i) = header[from..]
         .windows(MARK.len())
         .position(|w| w.eq_ignore_ascii_case(MARK))
     {
         let at = from + i;
+        for &octet in &header[counted..at] {
+            match octet {
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        counted = at;
         // Linear overall: each run of spaces walked back over ends at this
         // mark and starts after the octet before it, so no two overlap.
         let before = header[..at].trim_ascii_end();
-        if matches!(before.last(), Some(b'(' | b';')) {
+        if depth > 0 && matches!(before.last(), Some(b'(' | b';')) {
             return Some(&header[at + MARK.len()..]);
         }
         from = at + 1;

@@ -159,6 +159,8 @@ fn callers_may_pass_a_user_agent_header() {
         "Mozilla/5.0 (X11; incompatible; ExampleBot)",
         "Mozilla/5.0 (KHTML, like Gecko) compatible; ExampleBot",
         "Mozilla/5.0 (X11) Compatible; ExampleBot",
+        "Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/115.0; compatible; ExampleBot",
+        "Mozilla/5.0 (X11; (nested)) x; compatible; ExampleBot",
     ] {
         assert!(allowed(txt, header, "/private"), "{header}");
         assert!(!allowed(txt, header, "/m"), "{header}");
