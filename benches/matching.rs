@@ -306,6 +306,18 @@ fn bench_adversarial(c: &mut Criterion) {
     g.bench_function("is_allowed", |b| {
         b.iter(|| robots.is_allowed(AGENT, black_box(&url)))
     });
+    // A crawler's crawl delay in a 500 KiB file of 15,000 `*` groups, each
+    // with an invalid one: every group must be looked at to find there is
+    // none, once; the answer is kept from then on.
+    let unit = "User-agent: *\nCrawl-delay: soon\nAllow: /\n";
+    let many = Robots::parse(unit.repeat(500 * 1024 / unit.len()));
+    let many_handle = many.agent(AGENT);
+    g.bench_function("crawl_delay_handle", |b| {
+        b.iter(|| many_handle.crawl_delay())
+    });
+    g.bench_function("crawl_delay", |b| {
+        b.iter(|| many.crawl_delay(black_box(AGENT)))
+    });
     g.finish();
 }
 
@@ -417,6 +429,11 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
                 "adversarial/{id}: {:.1} us per check (target: under 10 ms)",
                 ns / 1e3
             );
+        }
+    }
+    for id in ["crawl_delay_handle", "crawl_delay"] {
+        if let Some(ns) = mean_ns(home, &format!("adversarial/{id}"), since) {
+            println!("adversarial/{id}: {ns:.0} ns per question, 15,000 groups");
         }
     }
 }

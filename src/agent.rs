@@ -88,7 +88,7 @@ pub(crate) fn select<'a>(parsed: &'a Parsed, agent: &str) -> (&'a [u32], AgentMa
 
 /// [`select`], and for named groups the user-agent value in each that names
 /// the crawler (its first there), as `Parsed::agent` numbers them; none for
-/// the `*` groups (see [`matched_agents`]).
+/// the `*` groups (see [`matched_agent`]).
 pub(crate) fn select_names<'a>(
     parsed: &'a Parsed,
     agent: &str,
@@ -210,20 +210,12 @@ pub(crate) fn star(parsed: &Parsed) -> (&[u32], &[u32], AgentMatch) {
     }
 }
 
-/// Each of `groups` with the user-agent value through which it applies:
-/// `names` (from [`select_names`]) for named groups, else the group's
-/// first `*`.
-pub(crate) fn matched_agents<'a>(
-    parsed: &'a Parsed,
-    groups: &'a [u32],
-    names: &'a [u32],
-) -> impl Iterator<Item = (u32, u32)> + 'a {
-    groups.iter().enumerate().map(move |(i, &group)| {
-        let agent = names.get(i).copied().unwrap_or_else(|| {
-            let (a, b) = parsed.group(group).agents;
-            (a..b).find(|&a| parsed.agent(a).star).unwrap_or(a)
-        });
-        (group, agent)
+/// The user-agent value through which `groups[i]` applies: `names[i]`
+/// (from [`select_names`]) for named groups, else the group's first `*`.
+pub(crate) fn matched_agent(parsed: &Parsed, groups: &[u32], names: &[u32], i: usize) -> u32 {
+    names.get(i).copied().unwrap_or_else(|| {
+        let (a, b) = parsed.group(groups[i]).agents;
+        (a..b).find(|&a| parsed.agent(a).star).unwrap_or(a)
     })
 }
 

@@ -823,6 +823,36 @@ pub(crate) struct Rare {
     /// `Parsed::indexes` of one index over them all; by start. Names in the
     /// same groups share a slot.
     pub named_indexes: Box<[(u32, u32, u32)]>,
+    /// Where in `extras` the crawl-delay and the request-rate of a crawler
+    /// under the `*` groups are (`u32::MAX`: none), found on the first
+    /// question, when those groups are more than [`EXTENSION_WALK_MAX`].
+    pub star_extension: OnceLock<[u32; 2]>,
+    /// The same for each crawler name in more than [`EXTENSION_WALK_MAX`]
+    /// groups, by the start of its run in `Parsed::lookup_groups`. Empty
+    /// when `extras` is.
+    pub named_extensions: Box<[(u32, OnceLock<[u32; 2]>)]>,
+}
+
+/// Up to this many groups, a crawler's crawl-delay or request-rate is found
+/// by a walk over them on each question; past it, the answers are kept (see
+/// [`Parsed::extension_entry`]).
+pub(crate) const EXTENSION_WALK_MAX: usize = 8;
+
+/// An extension value kept per crawler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ext {
+    CrawlDelay = 0,
+    RequestRate = 1,
+}
+
+impl Ext {
+    /// Whether `entry` holds a valid value of this kind.
+    fn has(self, entry: &GroupExtras) -> bool {
+        match self {
+            Ext::CrawlDelay => entry.crawl_delay.is_some(),
+            Ext::RequestRate => entry.request_rate.is_some(),
+        }
+    }
 }
 
 impl Rare {
@@ -844,7 +874,7 @@ impl Rare {
 /// entry for each run of user-agent lines they follow: in
 /// `User-agent: a`, `Crawl-delay: 2`, `User-agent: b`, `Crawl-delay: 10`,
 /// one group (RFC 9309 section 2.2.4: only a rule line ends the run), `a`'s
-/// delay is 2 and `b`'s 10 (see `Parsed::own_extension`).
+/// delay is 2 and `b`'s 10 (see `Parsed::extension_entry`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GroupExtras {
     /// The group.
@@ -1051,15 +1081,6 @@ impl Parsed {
         self.rare.as_deref()
     }
 
-    /// The extension records of group `group`, in file order (none for
-    /// most groups).
-    pub fn extras(&self, group: u32) -> &[GroupExtras] {
-        let extras = self.rare().map_or(&[][..], |r| &r.extras);
-        let start = extras.partition_point(|e| e.group < group);
-        let len = extras[start..].partition_point(|e| e.group == group);
-        &extras[start..start + len]
-    }
-
     /// The entries of group `group`'s extension records that hold its
     /// first valid crawl-delay and its first valid request-rate
     /// (`Rare::firsts`), in file order: for either, the first entry of
@@ -1079,47 +1100,110 @@ impl Parsed {
         [lo, hi].into_iter().filter_map(|i| extras.get(i as usize))
     }
 
-    /// The first value `pick` finds among the groups `groups` (ascending),
-    /// in file order, each group's first valid one: from whichever of the
-    /// two lists is shorter, the other searched, so that a crawler in
-    /// thousands of groups of which few have extension records, or the
-    /// reverse, costs the shorter list.
-    pub fn first_extension<T>(
-        &self,
-        groups: &[u32],
-        pick: impl Fn(&GroupExtras) -> Option<T>,
-    ) -> Option<T> {
+    /// The extension record holding the `ext` value (crawl-delay or
+    /// request-rate) of the crawler that `groups` and `names` were chosen
+    /// for (`agent::select_names`): the one written under the crawler's own
+    /// user-agent lines in the first of its groups that has one; failing
+    /// that, the first value of the first of its groups that has any.
+    ///
+    /// A crawler in more than [`EXTENSION_WALK_MAX`] groups (the `*`
+    /// groups, or a name's run of `lookup_groups`) has both answers found
+    /// on the first question and kept (`Rare::star_extension`,
+    /// `Rare::named_extensions`): a 500 KiB file of 20,000 groups would
+    /// otherwise cost a walk over all of them on every question.
+    pub fn extension_entry(&self, groups: &[u32], names: &[u32], ext: Ext) -> Option<&GroupExtras> {
+        let rare = self.rare()?;
+        if rare.extras.is_empty() {
+            return None;
+        }
+        let at = match self.extension_cell(rare, groups) {
+            Some(cell) => cell.get_or_init(|| {
+                [Ext::CrawlDelay, Ext::RequestRate]
+                    .map(|e| self.find_extension(rare, groups, names, e))
+            })[ext as usize],
+            None => self.find_extension(rare, groups, names, ext),
+        };
+        rare.extras.get(at as usize)
+    }
+
+    /// Where the answers for `groups` are kept, if they are a crawler's
+    /// groups of more than [`EXTENSION_WALK_MAX`].
+    fn extension_cell<'a>(&self, rare: &'a Rare, groups: &[u32]) -> Option<&'a OnceLock<[u32; 2]>> {
+        if groups.len() <= EXTENSION_WALK_MAX {
+            return None;
+        }
+        if std::ptr::eq(groups, self.star_groups()) {
+            return Some(&rare.star_extension);
+        }
+        let (start, _) = self.lookup_run(groups)?;
+        let named = &rare.named_extensions;
+        let i = named.binary_search_by_key(&start, |&(s, _)| s).ok()?;
+        Some(&named[i].1)
+    }
+
+    /// [`extension_entry`](Parsed::extension_entry)'s walk: the position
+    /// of the entry in `Rare::extras`, `u32::MAX` for none. One pass, over
+    /// whichever is shorter, the crawler's groups or those with extension
+    /// records (`Rare::firsts`), searching the other.
+    fn find_extension(&self, rare: &Rare, groups: &[u32], names: &[u32], ext: Ext) -> u32 {
         debug_assert!(groups.is_sorted(), "groups in file order");
-        let firsts = self.rare().map_or(&[][..], |r| &r.firsts);
+        let firsts = &rare.firsts;
+        // The groups that have records, each with its place in `groups`
+        // and its entry in `firsts`, in file order.
         if firsts.len() < groups.len() {
-            firsts
+            let with_records = firsts
                 .iter()
-                .filter(|&&[g, ..]| groups.binary_search(&g).is_ok())
-                .find_map(|first| self.first_entries(first).find_map(&pick))
+                .filter_map(|first| Some((groups.binary_search(&first[0]).ok()?, first)));
+            self.walk_extension(rare, groups, names, ext, with_records)
         } else {
-            groups
-                .iter()
-                .find_map(|&g| self.group_firsts(g).find_map(&pick))
+            let with_records = groups.iter().enumerate().filter_map(|(i, &g)| {
+                let at = firsts.partition_point(|&[f, ..]| f < g);
+                Some((i, firsts.get(at).filter(|&&[f, ..]| f == g)?))
+            });
+            self.walk_extension(rare, groups, names, ext, with_records)
         }
     }
 
-    /// An extension value (`pick`: crawl-delay or request-rate) written
-    /// for user-agent value `agent` of group `group`: the first valid one
-    /// in the records after its run of user-agent lines, before the next
-    /// user-agent line.
-    pub fn own_extension<T>(
+    /// [`find_extension`](Parsed::find_extension) over the crawler's
+    /// groups that have records (`with_records`: each group's place in
+    /// `groups` and its entry in `Rare::firsts`, in file order).
+    fn walk_extension<'a>(
         &self,
-        group: u32,
-        agent: u32,
-        pick: impl Fn(&GroupExtras) -> Option<T>,
-    ) -> Option<T> {
-        // Entries are in file order, one for each run they follow, so
-        // their `agents_before` grow: the run's is found by binary search
-        // (a group of thousands of runs is asked once for each of its
-        // user-agents by `keepout show`).
-        let extras = self.extras(group);
-        let run = extras.partition_point(|e| e.agents_before <= agent);
-        pick(extras.get(run)?)
+        rare: &Rare,
+        groups: &[u32],
+        names: &[u32],
+        ext: Ext,
+        with_records: impl Iterator<Item = (usize, &'a [u32; 3])>,
+    ) -> u32 {
+        let extras = &rare.extras;
+        let valid = |at: u32| extras.get(at as usize).is_some_and(|e| ext.has(e));
+        let mut fallback = u32::MAX;
+        for (i, &[group, lo, hi]) in with_records {
+            // First the value under the crawler's own user-agent lines. A
+            // group's entries are in file order, one for each run of
+            // user-agent lines they follow, so their `agents_before` grow:
+            // the run's is found by binary search (a group of thousands of
+            // runs is asked once for each of its user-agents by `keepout
+            // show`).
+            let agent = crate::agent::matched_agent(self, groups, names, i);
+            let start = extras.partition_point(|e| e.group < group);
+            let own = &extras[start..];
+            let own = &own[..own.partition_point(|e| e.group == group)];
+            let run = own.partition_point(|e| e.agents_before <= agent);
+            let at = (start + run) as u32;
+            if run < own.len() && valid(at) {
+                return at;
+            }
+            // Failing that in every group, the group's first value, from
+            // the first group that has one.
+            if fallback == u32::MAX {
+                fallback = [lo, hi]
+                    .into_iter()
+                    .find(|&at| valid(at))
+                    .unwrap_or(u32::MAX);
+            }
+        }
+        fallback
     }
 
     /// The pattern as written of rule `rule`, if it is flagged `REWRITTEN`.
@@ -1270,6 +1354,9 @@ impl Parsed {
             + self
                 .rare()
                 .map_or(0, |r| r.named_indexes.len() * size_of::<(u32, u32, u32)>())
+            + self.rare().map_or(0, |r| {
+                r.named_extensions.len() * size_of::<(u32, OnceLock<[u32; 2]>)>()
+            })
             + self.host().map_or(0, str::len)
             + self.rare().map_or(0, |r| r.notes.heap_bytes())
     }

@@ -9,7 +9,7 @@ use crate::explain::{Cause, Decision};
 use crate::fetch::FetchOutcome;
 use crate::lint::Warning;
 use crate::matcher::{self, url::normal_path};
-use crate::model::{GroupExtras, Parsed};
+use crate::model::{Ext, Parsed};
 use crate::parse::{self, ParseOptions};
 use crate::record::{Record, RequestRate};
 use crate::view::GroupView;
@@ -345,9 +345,14 @@ impl Robots {
     /// // One group, though: both crawlers have `Disallow: /x` (and a warning says so).
     /// assert!(!robots.is_allowed("fastbot", "/x"));
     /// ```
+    ///
+    /// The first question for a crawler walks its groups; for a crawler in
+    /// more than 8 groups, the answer (and the request-rate's) is kept, so
+    /// that later questions cost a lookup whatever the file.
     pub fn crawl_delay(&self, agent: &str) -> Option<Duration> {
         let (groups, names, _) = agent::select_names(&self.parsed, agent);
-        extension(&self.parsed, groups, names, |e| e.crawl_delay).map(|(d, _)| d)
+        let entry = self.parsed.extension_entry(groups, names, Ext::CrawlDelay);
+        entry?.crawl_delay.map(|(d, _)| d)
     }
 
     /// The `Request-rate` for `agent`, chosen like
@@ -361,7 +366,8 @@ impl Robots {
     /// ```
     pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
         let (groups, names, _) = agent::select_names(&self.parsed, agent);
-        extension(&self.parsed, groups, names, |e| e.request_rate).map(|(r, _)| r)
+        let entry = self.parsed.extension_entry(groups, names, Ext::RequestRate);
+        entry?.request_rate.map(|(r, _)| r)
     }
 
     /// The `Sitemap` URLs, in file order, as written (but a value that is
@@ -576,13 +582,15 @@ impl<'a> Agent<'a> {
     /// The crawler's `Crawl-delay`; see [`Robots::crawl_delay`].
     pub fn crawl_delay(&self) -> Option<Duration> {
         let parsed = &self.robots.parsed;
-        extension(parsed, self.groups, self.names, |e| e.crawl_delay).map(|(d, _)| d)
+        let entry = parsed.extension_entry(self.groups, self.names, Ext::CrawlDelay);
+        entry?.crawl_delay.map(|(d, _)| d)
     }
 
     /// The crawler's `Request-rate`; see [`Robots::request_rate`].
     pub fn request_rate(&self) -> Option<RequestRate> {
         let parsed = &self.robots.parsed;
-        extension(parsed, self.groups, self.names, |e| e.request_rate).map(|(r, _)| r)
+        let entry = parsed.extension_entry(self.groups, self.names, Ext::RequestRate);
+        entry?.request_rate.map(|(r, _)| r)
     }
 
     /// The groups that apply to the crawler, in file order.
@@ -727,20 +735,4 @@ impl fmt::Debug for OwnedAgent {
             .field("agent_match", &self.agent_match)
             .finish()
     }
-}
-
-/// An extension value for the crawler `groups` (with `names`, from
-/// `agent::select_names`) were chosen for: the value written under the
-/// crawler's own user-agent lines (`Parsed::own_extension`) in the first
-/// of its groups that has one; failing that, the first value of the first
-/// of its groups that has any.
-fn extension<T>(
-    parsed: &Parsed,
-    groups: &[u32],
-    names: &[u32],
-    pick: impl Fn(&GroupExtras) -> Option<T>,
-) -> Option<T> {
-    agent::matched_agents(parsed, groups, names)
-        .find_map(|(group, agent)| parsed.own_extension(group, agent, &pick))
-        .or_else(|| parsed.first_extension(groups, &pick))
 }

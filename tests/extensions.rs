@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use keepout::{AgentMatch, Cause, ParseOptions, Robots, RuleKind};
+use proptest::prelude::*;
 
 const SITE: &str = "\
 Sitemap: https://example.com/one.xml
@@ -729,4 +730,131 @@ fn access_cause_and_agent_match_display() {
         format!("{} {}", Cause::NoMatchingRule, AgentMatch::Star),
         "no matching rule star"
     );
+}
+
+/// A line of the files [`extension_choice_follows_the_docs`] builds.
+#[derive(Debug, Clone, Copy)]
+enum Line {
+    Agent(&'static str),
+    Delay(Option<u8>),
+    Rate(u8),
+    Rule,
+}
+
+impl Line {
+    fn text(self) -> String {
+        match self {
+            Line::Agent(name) => format!("User-agent: {name}"),
+            Line::Delay(Some(secs)) => format!("Crawl-delay: {secs}"),
+            Line::Delay(None) => "Crawl-delay: soon".to_owned(),
+            Line::Rate(per) => format!("Request-rate: 1/{per}"),
+            Line::Rule => "Disallow: /x".to_owned(),
+        }
+    }
+}
+
+/// A group as the docs describe it: runs of user-agent lines, each with the
+/// extension lines after it (before the next user-agent line).
+type Runs = Vec<(Vec<&'static str>, Vec<Line>)>;
+
+/// The crawl delay (seconds) and request-rate period (seconds) of crawler
+/// `agent` in `lines`, worked out from `Robots::crawl_delay`'s docs: of the
+/// crawler's groups (its own, else the `*` ones), the first with a valid
+/// value under the run naming the crawler (its first); failing that, the
+/// first valid value of the first group that has any.
+fn chosen(lines: &[Line], agent: &str) -> (Option<u64>, Option<u64>) {
+    // Groups: a user-agent line after a rule starts one (RFC 9309 section
+    // 2.2); one after extension lines starts a run of the same group.
+    let mut groups: Vec<Runs> = Vec::new();
+    let mut after_rule = true;
+    for &line in lines {
+        match line {
+            Line::Agent(name) => {
+                if after_rule {
+                    groups.push(Vec::new());
+                    after_rule = false;
+                }
+                let runs = groups.last_mut().unwrap();
+                match runs.last_mut() {
+                    Some((names, extensions)) if extensions.is_empty() => names.push(name),
+                    _ => runs.push((vec![name], Vec::new())),
+                }
+            }
+            Line::Rule => after_rule = true,
+            _ => {
+                if let Some((_, extensions)) = groups.last_mut().and_then(|runs| runs.last_mut()) {
+                    extensions.push(line);
+                }
+            }
+        }
+    }
+    let names = |runs: &Runs, name: &str| {
+        runs.iter()
+            .position(|(names, _)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+    };
+    let mut own: Vec<(&Runs, usize)> = groups
+        .iter()
+        .filter_map(|runs| Some((runs, names(runs, agent)?)))
+        .collect();
+    if own.is_empty() {
+        own = groups
+            .iter()
+            .filter_map(|runs| Some((runs, names(runs, "*")?)))
+            .collect();
+    }
+    let delay = |line: &Line| match line {
+        Line::Delay(secs) => secs.map(u64::from),
+        _ => None,
+    };
+    let rate = |line: &Line| match line {
+        Line::Rate(per) => Some(u64::from(*per)),
+        _ => None,
+    };
+    let pick = |value: &dyn Fn(&Line) -> Option<u64>| {
+        own.iter()
+            .find_map(|(runs, run)| runs[*run].1.iter().find_map(value))
+            .or_else(|| {
+                own.iter()
+                    .find_map(|(runs, _)| runs.iter().flat_map(|(_, e)| e).find_map(value))
+            })
+    };
+    (pick(&delay), pick(&rate))
+}
+
+proptest! {
+    /// `crawl_delay` and `request_rate`, through `Robots` and a handle,
+    /// asked twice, are those the docs describe, in files of up to about 20
+    /// groups, so that a crawler is often in more than the eight groups
+    /// past which its answers are kept rather than walked for.
+    #[test]
+    fn extension_choice_follows_the_docs(
+        lines in prop::collection::vec(
+            prop_oneof![
+                2 => prop::sample::select(vec!["a", "B", "*"]).prop_map(Line::Agent),
+                4 => Just(Line::Rule),
+                1 => prop::option::of(1u8..10).prop_map(Line::Delay),
+                1 => (1u8..10).prop_map(Line::Rate),
+            ],
+            0..150,
+        ),
+    ) {
+        let body: String = lines.iter().map(|l| l.text() + "\n").collect();
+        let robots = Robots::parse(&body);
+        for agent in ["a", "b", "c"] {
+            let want = chosen(&lines, agent);
+            let handle = robots.agent(agent);
+            for _ in 0..2 {
+                let got = (
+                    robots.crawl_delay(agent).map(|d| d.as_secs()),
+                    robots.request_rate(agent).map(|r| r.per.as_secs()),
+                );
+                prop_assert_eq!(got, want, "{}\n{}", agent, body);
+                let by_handle = (
+                    handle.crawl_delay().map(|d| d.as_secs()),
+                    handle.request_rate().map(|r| r.per.as_secs()),
+                );
+                prop_assert_eq!(by_handle, want, "{}\n{}", agent, body);
+            }
+        }
+    }
 }

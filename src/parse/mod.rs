@@ -11,13 +11,14 @@ mod lexer;
 
 use std::cell::Cell;
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::limits::MAX_BODY_LEN;
 use crate::lint::WarningKind;
 use crate::model::{
-    ALLOW, ANCHORED, AgentName, Group, GroupExtras, IndexSlot, NO_INDEX, NoteLog, Parsed,
-    REWRITTEN, Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarGroup, StarOne, TableBuilder,
-    WILDCARD, Written,
+    ALLOW, ANCHORED, AgentName, EXTENSION_WALK_MAX, Group, GroupExtras, IndexSlot, NO_INDEX,
+    NoteLog, Parsed, REWRITTEN, Rare, Rule, RuleLinesBuilder, STAR_SLOT, Section, StarGroup,
+    StarOne, TableBuilder, WILDCARD, Written,
 };
 use crate::percent::{self, Mode, Seen};
 use crate::record::{RequestRate, parse_crawl_delay};
@@ -1138,6 +1139,10 @@ impl Builder {
         // file checked under each name).
         let mut shared: std::collections::HashMap<Vec<u32>, u32> = Default::default();
         let mut named_indexes = Vec::new();
+        // And for each crawler name in many groups, a place to keep its
+        // crawl-delay and request-rate once asked (see
+        // `Parsed::extension_entry`), if the file has any.
+        let mut named_extensions = Vec::new();
         let mut start = 0;
         for run in keyed.chunk_by(|x, y| {
             x >> 64 == y >> 64 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
@@ -1150,6 +1155,9 @@ impl Builder {
                     slots - 1
                 });
                 named_indexes.push((start as u32, end as u32, slot));
+            }
+            if run.len() > EXTENSION_WALK_MAX && !self.extras.is_empty() {
+                named_extensions.push((start as u32, OnceLock::new()));
             }
             start = end;
         }
@@ -1186,6 +1194,8 @@ impl Builder {
             host: self.host,
             notes: self.notes.finish(),
             named_indexes: named_indexes.into_boxed_slice(),
+            star_extension: OnceLock::new(),
+            named_extensions: named_extensions.into_boxed_slice(),
         };
         // The small arrays, copied out into one allocation at its size.
         let (line_words, line_delta) = self.rule_lines.words();
