@@ -104,8 +104,9 @@ pub enum WarningKind {
         directive: Directive,
     },
     /// A sitemap value that is neither an http(s) URL nor a path
-    /// (`sitemap.xml`): kept in [`sitemaps`](crate::Robots::sitemaps) as
-    /// written, but no crawler can fetch it, and
+    /// (`sitemap.xml`), or that holds a space or tab (`https://example.com/a.xml
+    /// more`): kept in [`sitemaps`](crate::Robots::sitemaps) as written,
+    /// but it is no URL to fetch, and
     /// [`sitemap_urls`](crate::Robots::sitemap_urls) leaves it out.
     SitemapNotUrl,
     /// A line longer than [`MAX_LINE_LEN`](crate::limits::MAX_LINE_LEN); the rest
@@ -163,7 +164,7 @@ impl fmt::Display for WarningKind {
             ),
             WarningKind::EmptyValue { directive } => write!(f, "empty {directive} value; ignored"),
             WarningKind::SitemapNotUrl => {
-                f.write_str("sitemap value is neither an http(s) URL nor a path; no crawler can fetch it")
+                f.write_str("sitemap value is not an http(s) URL or a path, or holds a space; it is no URL to fetch")
             }
             WarningKind::LineTooLong => write!(
                 f,

@@ -386,11 +386,15 @@ impl Robots {
 
     /// The `Sitemap` URLs ready to fetch: each value parsed as a URL, in
     /// file order, without repeats. A value is an absolute http(s) URL, or
-    /// a path (`/sitemap.xml`: starting with `/`, no space or tab), which
-    /// is resolved against the URL this file was fetched from (after
-    /// redirects, as a browser resolves a page's links). Anything else
-    /// (`not a url`, `sitemap.xml`, `ftp://...`), and paths in a file that
-    /// was parsed rather than fetched, is left out:
+    /// a path (`/sitemap.xml`: starting with `/`), which is resolved
+    /// against the URL this file was fetched from (after redirects, as a
+    /// browser resolves a page's links). Anything else (`not a url`,
+    /// `sitemap.xml`, `ftp://...`, a value holding a space or tab, as in
+    /// `https://example.com/a.xml more`) is left out, with a
+    /// [`SitemapNotUrl`](crate::WarningKind::SitemapNotUrl) warning; so are
+    /// paths in a file that was parsed rather than fetched, which have
+    /// nothing to be resolved against (without a warning: the file is not
+    /// at fault).
     /// [`sitemaps`](Robots::sitemaps) has every value as written.
     ///
     /// ```
@@ -405,8 +409,12 @@ impl Robots {
         let mut seen = std::collections::HashSet::new();
         self.sitemaps()
             .filter_map(|value| {
-                let path = value.starts_with('/') && !value.contains([' ', '\t']);
-                match (path, base) {
+                if value.contains([' ', '\t']) {
+                    // No URL holds one (RFC 3986 section 2); a URL parser
+                    // would percent-encode it into a URL nobody wrote.
+                    return None;
+                }
+                match (value.starts_with('/'), base) {
                     (true, Some(base)) => base.join(value).ok(),
                     (true, None) => None,
                     (false, _) => url::Url::parse(value).ok(),

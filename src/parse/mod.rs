@@ -690,15 +690,18 @@ impl Builder {
     /// Records the sitemap URL at `text[start..]`, from line `line`.
     fn push_sitemap(&mut self, line: u32, start: u32) {
         // Kept as written either way (`Robots::sitemaps`); a value that is
-        // neither a path nor an http(s) URL is one no crawler can fetch
-        // (`Robots::sitemap_urls` leaves it out).
+        // neither a path nor an http(s) URL, or holds a space or tab (which
+        // no URL does: RFC 3986 section 2), is one `Robots::sitemap_urls`
+        // leaves out.
         let value = &self.text[start as usize..];
         let url = |scheme: &[u8]| {
             value
                 .get(..scheme.len())
                 .is_some_and(|v| v.eq_ignore_ascii_case(scheme))
         };
-        if !(value.starts_with(b"/") || url(b"http:") || url(b"https:")) {
+        if !(value.starts_with(b"/") || url(b"http:") || url(b"https:"))
+            || value.iter().any(|&b| b == b' ' || b == b'\t')
+        {
             self.warn(line, WarningKind::SitemapNotUrl);
         }
         if self.sitemaps.is_empty() {

@@ -31,9 +31,9 @@ groups, patterns starting with neither '/' nor a wildcard, user-agent lines
 that join the group above (after a crawl-delay or request-rate line), empty
 user-agent lines that end a group, crawlers named in more than one group
 (whose rules are merged), rules shadowed by another rule of their group
-(they never decide), sitemaps that are neither URLs nor paths, lines
-over the line limit and files over the 500 KiB a crawler must read (RFC 9309
-section 2.5).
+(they never decide), sitemaps that are neither URLs nor paths (or hold a
+space), lines over the line limit and files over the 500 KiB a crawler must
+read (RFC 9309 section 2.5).
 
 Exit status: 0, or 2 on bad input (unreadable file, invalid URL) or a fetch
 this machine could not make (out of file descriptors, local ports or memory).";
