@@ -122,7 +122,8 @@ impl Robots {
     /// `agent` is a product token (`ExampleBot`) or a whole User-Agent header
     /// value (`ExampleBot/2.1 (+https://example.com/bot)`), whose leading
     /// product token is used; matching is case-insensitive. A name that
-    /// does not start with a product token, leading spaces aside (`""`,
+    /// does not start with a product token, leading whitespace and control
+    /// characters aside (`""`,
     /// `*bot`, `/2.1`), matches no named group, so the `*` groups apply to
     /// it, as to any crawler no group names. A browser-compatible header,
     /// as Googlebot, bingbot and others send, names the crawler after
@@ -287,7 +288,7 @@ impl Robots {
     /// assert_eq!(Robots::agent_token("*"), "");
     /// ```
     pub fn agent_token(agent: &str) -> &str {
-        let token = agent::crawler_token(parse::trim(agent.as_bytes()));
+        let token = agent::crawler_token(agent::trim_name(agent.as_bytes()));
         // A run of ASCII octets within `agent`, so on character boundaries.
         let start = token.as_ptr() as usize - agent.as_ptr() as usize;
         &agent[start..start + token.len()]

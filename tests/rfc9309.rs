@@ -134,6 +134,16 @@ fn callers_may_pass_a_user_agent_header() {
         "/private"
     ));
     assert!(!allowed(txt, "  ExampleBot", "/private"));
+    // Line ends and other control characters around the name, as a name
+    // read from a file brings them, are no part of it.
+    for name in [
+        "\nExampleBot\r\n",
+        "\r\n\x00 ExampleBot/2.1\n",
+        "\x1bExampleBot",
+    ] {
+        assert!(!allowed(txt, name, "/private"), "{name:?}");
+        assert_eq!(keepout::Robots::agent_token(name), "ExampleBot", "{name:?}");
+    }
     // The browser-compatible form names the crawler in a comment, in any
     // case and in any of its comments, opening it or after a `;` in it (as
     // the evergreen Googlebot, bingbot and GPTBot send it); a browser's
