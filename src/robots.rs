@@ -395,7 +395,7 @@ impl Robots {
     /// [`SitemapNotUrl`](crate::WarningKind::SitemapNotUrl) warning; so are
     /// paths in a file that was parsed rather than fetched, which have
     /// nothing to be resolved against (without a warning: the file is not
-    /// at fault).
+    /// at fault; see [`sitemap_urls_relative_to`](Robots::sitemap_urls_relative_to)).
     /// [`sitemaps`](Robots::sitemaps) has every value as written.
     ///
     /// ```
@@ -406,7 +406,27 @@ impl Robots {
     /// assert_eq!(urls, ["https://example.com/a.xml"]);
     /// ```
     pub fn sitemap_urls(&self) -> Vec<url::Url> {
-        let base = self.fetch_outcome().map(FetchOutcome::final_url);
+        self.sitemap_urls_from(self.fetch_outcome().map(FetchOutcome::final_url))
+    }
+
+    /// [`sitemap_urls`](Robots::sitemap_urls) with paths resolved against
+    /// `base`, the URL the file was fetched from (after redirects), for a
+    /// file fetched by another HTTP client and given to
+    /// [`parse`](Robots::parse). `base` is used even when this value was
+    /// fetched.
+    ///
+    /// ```
+    /// let robots = keepout::Robots::parse("Sitemap: /a.xml\nSitemap: https://example.org/b.xml\n");
+    /// let base = url::Url::parse("https://example.com/robots.txt").unwrap();
+    /// let urls: Vec<String> =
+    ///     robots.sitemap_urls_relative_to(&base).iter().map(|u| u.to_string()).collect();
+    /// assert_eq!(urls, ["https://example.com/a.xml", "https://example.org/b.xml"]);
+    /// ```
+    pub fn sitemap_urls_relative_to(&self, base: &url::Url) -> Vec<url::Url> {
+        self.sitemap_urls_from(Some(base))
+    }
+
+    fn sitemap_urls_from(&self, base: Option<&url::Url>) -> Vec<url::Url> {
         let mut seen = std::collections::HashSet::new();
         self.sitemaps()
             .filter_map(|value| {

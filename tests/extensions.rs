@@ -276,6 +276,23 @@ fn a_sitemap_neither_url_nor_path_is_kept_and_flagged() {
             "https://example.com/e.xml"
         ]
     );
+    // Given the URL it came from, its path too (but not the one holding a
+    // tab).
+    let base = url::Url::parse("https://example.net/robots.txt").unwrap();
+    let urls: Vec<String> = robots
+        .sitemap_urls_relative_to(&base)
+        .iter()
+        .map(|u| u.to_string())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://example.net/a.xml",
+            "https://example.com/b.xml",
+            "http://c.xml/",
+            "https://example.com/e.xml"
+        ]
+    );
 }
 
 #[test]
