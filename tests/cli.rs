@@ -11,6 +11,8 @@ use tokio::process::Command;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
+mod common;
+
 /// The example file (see `tests/data/cli/robots.txt` for its line numbers).
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cli/robots.txt");
 
@@ -809,14 +811,20 @@ async fn unreachable_origin_disallows_everything() {
 /// Runs `check -a ExampleBot url` with the proxy environment set to
 /// `proxy` (HTTP_PROXY) and `exempt` (NO_PROXY), the lowercase forms unset.
 async fn check_through_proxy(proxy: &str, exempt: &str, url: &str) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_keepout"))
-        .args(["check", "-a", "ExampleBot", url])
-        .env("HTTP_PROXY", proxy)
-        .env("NO_PROXY", exempt)
-        .env_remove("http_proxy")
-        .env_remove("no_proxy")
-        .env_remove("ALL_PROXY")
-        .env_remove("all_proxy")
+    check_with_proxy_env(&[("HTTP_PROXY", proxy), ("NO_PROXY", exempt)], url).await
+}
+
+/// Runs `check -a ExampleBot url` with only the proxy variables in `set`
+/// among those reqwest reads.
+async fn check_with_proxy_env(set: &[(&str, &str)], url: &str) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_keepout"));
+    command.args(["check", "-a", "ExampleBot", url]);
+    for name in ["HTTP", "HTTPS", "ALL", "NO"] {
+        command.env_remove(format!("{name}_PROXY"));
+        command.env_remove(format!("{}_proxy", name.to_lowercase()));
+    }
+    let out = command
+        .envs(set.iter().copied())
         .stdin(Stdio::null())
         .kill_on_drop(true)
         .output()
@@ -876,6 +884,39 @@ async fn the_proxy_environment_is_obeyed() {
         "{}",
         run.stdout
     );
+}
+
+#[tokio::test]
+async fn socks_proxies_and_no_proxy_star_in_the_environment() {
+    // ALL_PROXY names a SOCKS proxy, which carries the request.
+    let origin = serve(
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /private\n"),
+        1,
+    )
+    .await;
+    let (proxy, asked) = common::socks5_proxy(*origin.address()).await;
+    let socks = format!("socks5h://{proxy}");
+    let run =
+        check_with_proxy_env(&[("ALL_PROXY", &socks)], "http://robots.invalid/private/x").await;
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert_eq!(
+        run.lines()[0],
+        format!("http://robots.invalid/robots.txt: 200 OK via proxy {socks}, 33 bytes")
+    );
+    assert_eq!(*asked.lock().unwrap(), ["robots.invalid:80"]);
+
+    // NO_PROXY=* exempts every host, an IP address too: the origin is
+    // fetched directly, and the proxy (a closed port) is not tried.
+    let origin = serve(ResponseTemplate::new(404), 2).await;
+    for exempt in ["*", "example.com, *"] {
+        let run = check_with_proxy_env(
+            &[("HTTP_PROXY", "http://127.0.0.1:9"), ("no_proxy", exempt)],
+            &format!("{}/x", origin.uri()),
+        )
+        .await;
+        assert_eq!(run.code, 0, "{exempt}: {}", run.stdout);
+        assert!(!run.stdout.contains("proxy"), "{}", run.stdout);
+    }
 }
 
 #[tokio::test]

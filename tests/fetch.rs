@@ -1188,6 +1188,41 @@ async fn a_given_proxy_carries_every_request_and_is_named() {
 }
 
 #[tokio::test]
+async fn socks_proxies_carry_requests_and_are_named() {
+    // The SOCKS proxy connects every request to `origin`: with `socks5h` it
+    // is given the host name to resolve; with `socks5`, the fetcher
+    // resolves it and gives the address.
+    let origin = serve(rules_200()).await;
+    let (proxy, asked) = common::socks5_proxy(*origin.address()).await;
+    for (scheme, url, destination) in [
+        ("socks5h", "http://robots.invalid/page", "robots.invalid:80"),
+        ("socks5", "http://127.0.0.1:8080/page", "127.0.0.1:8080"),
+    ] {
+        let given = format!("{scheme}://{proxy}");
+        let fetcher = Fetcher::builder().proxy(&given).build().unwrap();
+        let robots = fetcher.fetch(url).await.unwrap();
+        let base = url.trim_end_matches("/page");
+        assert_eq!(result(&robots), &FetchResult::Fetched, "{scheme}");
+        assert_rules(&robots, base);
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.proxy(), Some(given.as_str()));
+        assert!(
+            outcome
+                .to_string()
+                .ends_with(&format!(", via proxy {given}")),
+            "{outcome}"
+        );
+        assert_eq!(asked.lock().unwrap().pop().as_deref(), Some(destination));
+    }
+    let requested = origin.received_requests().await.unwrap();
+    let hosts: Vec<_> = requested
+        .iter()
+        .map(|r| r.headers["host"].to_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(hosts, ["robots.invalid", "127.0.0.1:8080"]);
+}
+
+#[tokio::test]
 async fn a_proxy_that_is_down_is_named_in_the_unreachable_outcome() {
     let fetcher = Fetcher::builder()
         .proxy("http://127.0.0.1:9")

@@ -261,7 +261,8 @@ impl Fetcher {
 ///
 /// That client sends requests through the proxy the environment names, as
 /// reqwest's clients do: `HTTP_PROXY`, `HTTPS_PROXY` or `ALL_PROXY` (or
-/// their lowercase forms), except to the hosts `NO_PROXY` lists; or
+/// their lowercase forms; HTTP or SOCKS), except to the hosts `NO_PROXY`
+/// lists (`*` for all, IP addresses included); or
 /// through the one [`proxy`](Self::proxy) gives, or none after
 /// [`no_proxy`](Self::no_proxy). Each outcome names the proxy its request
 /// went through ([`FetchOutcome::proxy`](crate::FetchOutcome::proxy)).
@@ -381,7 +382,7 @@ impl FetcherBuilder {
     }
 
     /// Uses this client for requests, e.g. to share a connection pool or
-    /// to use a socks proxy. Its pool is used as it is configured: reqwest
+    /// to trust other certificate authorities. Its pool is used as it is configured: reqwest
     /// keeps every idle connection for 90 s by default, a socket for each
     /// origin fetched in that time (see above for why the fetcher's own client
     /// keeps none; `pool_max_idle_per_host(0)` does the same). Its redirect
@@ -403,12 +404,13 @@ impl FetcherBuilder {
         self
     }
 
-    /// Sends every request through the HTTP proxy at `url` (`http://` or
-    /// `https://`, assumed `http://` when it has no scheme, with
-    /// `user:password@` for basic authentication), whatever the environment
-    /// says. [`build`](Self::build) refuses another scheme, or this
-    /// together with [`client`](Self::client), whose own proxy settings
-    /// apply.
+    /// Sends every request through the proxy at `url`, whatever the
+    /// environment says: an HTTP proxy (`http://` or `https://`, assumed
+    /// `http://` when it has no scheme) or a SOCKS proxy (`socks4://`,
+    /// `socks4a://`, `socks5://`, or `socks5h://` to have the proxy resolve
+    /// host names), with `user:password@` for authentication.
+    /// [`build`](Self::build) refuses another scheme, or this together with
+    /// [`client`](Self::client), whose own proxy settings apply.
     ///
     /// ```
     /// let fetcher = keepout::Fetcher::builder()
@@ -515,6 +517,9 @@ impl FetcherBuilder {
         // `Config::proxies`).
         let (proxy, proxies) = match &self.proxy {
             _ if self.client.is_some() => (None, None),
+            // `NO_PROXY=*` exempts every host, IP addresses too, as curl
+            // reads it; reqwest applies `*` to host names only.
+            None if environment_exempts_all() => (None, None),
             None => (None, Some(Matcher::from_system())),
             Some(ProxyChoice::Direct) => (None, None),
             Some(ProxyChoice::Given(url)) => {
@@ -580,6 +585,14 @@ impl FetcherBuilder {
     }
 }
 
+/// Whether the environment's `NO_PROXY` (or, when that is unset,
+/// `no_proxy`: the first set, as reqwest reads them) has the entry `*`, no
+/// proxy for any host.
+fn environment_exempts_all() -> bool {
+    let list = std::env::var("NO_PROXY").or_else(|_| std::env::var("no_proxy"));
+    list.is_ok_and(|list| list.split(',').any(|entry| entry.trim() == "*"))
+}
+
 /// The URL of a proxy given to [`FetcherBuilder::proxy`], or why it is
 /// refused (never showing its password).
 fn proxy_url(text: &str) -> Result<Url, String> {
@@ -590,10 +603,12 @@ fn proxy_url(text: &str) -> Result<Url, String> {
         false => Url::parse(&format!("http://{text}")),
     }
     .map_err(|e| format!("not a URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https") {
+    if !matches!(
+        url.scheme(),
+        "http" | "https" | "socks4" | "socks4a" | "socks5" | "socks5h"
+    ) {
         return Err(format!(
-            "{}: only http and https proxies are supported (for socks, give a client of \
-             your own built with reqwest's `socks` feature)",
+            "{}: the scheme must be http, https, socks4, socks4a, socks5 or socks5h",
             redacted(&url)
         ));
     }
@@ -802,13 +817,13 @@ mod tests {
         let cases = [
             (
                 Fetcher::builder().proxy("ftp://proxy.internal"),
-                "only http and https",
+                "the scheme must be http, https, socks4",
             ),
             (Fetcher::builder().proxy("not a url"), "not a URL"),
             (Fetcher::builder().proxy("http://:secret@/"), "not a URL"),
             (
-                Fetcher::builder().proxy("socks5://user:secret@proxy.internal:1080"),
-                "socks5://user:***@proxy.internal:1080",
+                Fetcher::builder().proxy("ftp://user:secret@proxy.internal:1080"),
+                "ftp://user:***@proxy.internal:1080",
             ),
             (
                 Fetcher::builder()
