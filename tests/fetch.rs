@@ -362,6 +362,59 @@ async fn a_user_client_giving_up_on_redirects_is_unavailable() {
     assert_allow_all(&robots, &server.uri());
 }
 
+/// A client of the caller's that follows redirects itself refuses a
+/// non-http(s) target: unavailable, as when the fetcher refuses one.
+#[tokio::test]
+async fn a_user_client_refusing_a_redirect_scheme_is_unavailable() {
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let fetcher = Fetcher::builder().client(client).build().unwrap();
+
+    let server = serve(redirect(301, "ftp://files.invalid/robots.txt")).await;
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::UnsupportedRedirectScheme("ftp".into()))
+    );
+    assert_allow_all(&robots, &server.uri());
+}
+
+/// A client built from `Fetcher::client_builder` leaves redirects to the
+/// fetcher, which counts them against its own limit.
+#[tokio::test]
+async fn a_client_from_client_builder_leaves_redirects_to_the_fetcher() {
+    let server = redirect_chain(6).await;
+    let client = Fetcher::client_builder().no_proxy().build().unwrap();
+    let fetcher = Fetcher::builder()
+        .client(client.clone())
+        .max_redirects(4)
+        .build()
+        .unwrap();
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(
+        outcome.result(),
+        &FetchResult::Unavailable(UnavailableReason::TooManyRedirects)
+    );
+    assert_eq!(outcome.redirects(), 4);
+
+    // A client's own connect timeout applies: the fetcher's is refused.
+    let err = Fetcher::builder()
+        .client(client)
+        .connect_timeout(Duration::from_secs(1))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidConfig {
+                option: "connect_timeout",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
 #[tokio::test]
 async fn cross_host_redirect_rules_apply_to_the_original_host() {
     let other = serve(rules_200()).await;

@@ -146,6 +146,35 @@ impl Fetcher {
         FetcherBuilder::new()
     }
 
+    /// The reqwest client builder that the fetcher's own client starts
+    /// from, for a client of your own to give to
+    /// [`FetcherBuilder::client`]: redirects are left to the fetcher (so it
+    /// counts hops, catches loops and refuses other schemes), content
+    /// codings too (so the body limit bounds the download as well as the
+    /// inflated text), and no `Referer` is sent. Unlike the fetcher's own
+    /// client it keeps idle connections, as reqwest does by default; add
+    /// what else you need (pool size, certificate authorities, a proxy).
+    ///
+    /// ```
+    /// use keepout::Fetcher;
+    ///
+    /// let client = Fetcher::client_builder()
+    ///     .pool_max_idle_per_host(1)
+    ///     .build()
+    ///     .expect("a TLS backend");
+    /// let fetcher = Fetcher::builder().client(client).build()?;
+    /// # let _ = fetcher;
+    /// # Ok::<(), keepout::Error>(())
+    /// ```
+    pub fn client_builder() -> reqwest::ClientBuilder {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
+            .gzip(false)
+            .deflate(false)
+            .brotli(false)
+    }
+
     /// Fetches the robots.txt governing `url` (any URL of the site: a
     /// `&str`, `String` or [`Url`]).
     ///
@@ -356,7 +385,8 @@ impl FetcherBuilder {
     }
 
     /// The time allowed to open each connection (only for the client the
-    /// fetcher builds itself).
+    /// fetcher builds itself: [`build`](Self::build) refuses it together
+    /// with [`client`](Self::client), whose own connect timeout applies).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = Some(timeout);
         self
@@ -382,23 +412,27 @@ impl FetcherBuilder {
     }
 
     /// Uses this client for requests, e.g. to share a connection pool or
-    /// to trust other certificate authorities. Its pool is used as it is configured: reqwest
-    /// keeps every idle connection for 90 s by default, a socket for each
-    /// origin fetched in that time (see above for why the fetcher's own client
-    /// keeps none; `pool_max_idle_per_host(0)` does the same). Its redirect
-    /// policy should be
-    /// [`reqwest::redirect::Policy::none()`] so the fetcher can count hops
-    /// and catch loops; if the client follows redirects itself, the fetcher
-    /// still records the final URL but can no longer count them (it counts
-    /// one), and the client's own limit applies: when the client gives up
-    /// on them, the result is
-    /// [`TooManyRedirects`](crate::UnavailableReason::TooManyRedirects) (or
-    /// [`RedirectLoop`](crate::UnavailableReason::RedirectLoop)), allow all,
-    /// as when the fetcher does. Its own
-    /// timeouts, decompression and TLS settings apply; the fetcher's
-    /// `User-Agent` and total timeout are applied on top. A body the client
-    /// decodes itself is limited by its decoded size only; codings it leaves
-    /// in place are decoded by the fetcher, within both limits.
+    /// to trust other certificate authorities; build it from
+    /// [`Fetcher::client_builder`]. Its pool is used as it is configured:
+    /// reqwest keeps every idle connection for 90 s by default, a socket for
+    /// each origin fetched in that time (see above for why the fetcher's
+    /// own client keeps none; `pool_max_idle_per_host(0)` does the same).
+    /// Its own timeouts, proxies and TLS settings apply
+    /// ([`build`](Self::build) refuses
+    /// [`connect_timeout`](Self::connect_timeout), [`proxy`](Self::proxy)
+    /// and [`no_proxy`](Self::no_proxy) with it); the fetcher's
+    /// `User-Agent` and total timeout are applied on top.
+    ///
+    /// A client built otherwise, e.g. by `reqwest::Client::new()`, follows
+    /// redirects and decodes bodies itself. The fetcher then sees only
+    /// where the client got to: [`max_redirects`](Self::max_redirects) is
+    /// not applied (the client's own limit is, 10 by default), the hops are
+    /// counted as one, and a loop is reported as
+    /// [`TooManyRedirects`](crate::UnavailableReason::TooManyRedirects)
+    /// (allow all, as when the fetcher gives up); a compressed body is
+    /// limited by its decoded size only, and brotli windows by nothing
+    /// ([`MAX_BROTLI_WINDOW`](crate::limits::MAX_BROTLI_WINDOW) is the
+    /// fetcher's own decoder's).
     pub fn client(mut self, client: reqwest::Client) -> Self {
         self.client = Some(client);
         self
@@ -506,6 +540,12 @@ impl FetcherBuilder {
             ));
         }
         let decodes = self.client.is_none();
+        if self.client.is_some() && self.connect_timeout.is_some() {
+            return Err(invalid(
+                "connect_timeout",
+                "a client given with `client` uses its own connect timeout: set it on it".into(),
+            ));
+        }
         if self.client.is_some() && self.proxy.is_some() {
             return Err(invalid(
                 "proxy",
@@ -547,12 +587,7 @@ impl FetcherBuilder {
                 // belongs to the runtime that opened it: fetched from
                 // another runtime while that one was idle, it hung until
                 // the timeout.
-                let mut builder = reqwest::Client::builder()
-                    .redirect(reqwest::redirect::Policy::none())
-                    .referer(false)
-                    .gzip(false)
-                    .deflate(false)
-                    .brotli(false)
+                let mut builder = Fetcher::client_builder()
                     .pool_max_idle_per_host(0)
                     .user_agent(user_agent.clone());
                 if let Some(timeout) = self.connect_timeout {

@@ -212,6 +212,16 @@ async fn exchange(
                 if let Some(reason) = local_shortage(&error) {
                     return Ending::Local(reason);
                 }
+                // A user-supplied client that follows redirects itself
+                // refused a non-http(s) target, naming it: unavailable, as
+                // when the fetcher refuses one (`redirect::target`).
+                if let Some(url) = error
+                    .url()
+                    .filter(|url| !matches!(url.scheme(), "http" | "https"))
+                {
+                    let scheme = url.scheme().to_owned();
+                    return unavailable(UnavailableReason::UnsupportedRedirectScheme(scheme));
+                }
                 return Ending::Failed(FetchResult::Unreachable(classify(&error, &progress.url)));
             }
         };
