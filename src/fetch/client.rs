@@ -502,11 +502,18 @@ impl FetcherBuilder {
             .ok()
             .filter(|v| !blank && v.to_str().is_ok())
             .ok_or_else(|| {
+                let problem = match ua_text
+                    .char_indices()
+                    .find(|&(_, c)| !(c.is_ascii_graphic() || c == ' ' || c == '\t'))
+                {
+                    Some((at, c)) => format!(
+                        "{c:?} at byte {at} is not visible ASCII (spaces and tabs are allowed)"
+                    ),
+                    None => "it is empty or blank".to_owned(),
+                };
                 invalid(
                     "user_agent",
-                    format!(
-                        "{ua_text:?} is not a valid header value: it must be visible ASCII (spaces and tabs allowed) and not empty or blank"
-                    ),
+                    format!("{ua_text:?} is not a valid header value: {problem}"),
                 )
             })?;
         let product_token = match self.product_token {
@@ -798,7 +805,20 @@ mod tests {
             .user_agent("Bötchen/1")
             .build()
             .unwrap_err();
-        assert!(err.to_string().contains("must be visible ASCII"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("\"Bötchen/1\" is not a valid header value: 'ö' at byte 1 is not visible ASCII (spaces and tabs are allowed)"),
+            "{err}"
+        );
+        for (value, problem) in [
+            ("Bot\u{1}/1", "'\\u{1}' at byte 3 is not visible ASCII"),
+            ("Bot/1\r\n", "'\\r' at byte 5 is not visible ASCII"),
+            (" \t", "it is empty or blank"),
+            ("", "it is empty or blank"),
+        ] {
+            let err = Fetcher::builder().user_agent(value).build().unwrap_err();
+            assert!(err.to_string().contains(problem), "{value:?}: {err}");
+        }
         let err = Fetcher::builder()
             .user_agent("Mozilla/5.0 (Windows NT 10.0; Win64; x64)")
             .build()

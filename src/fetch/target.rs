@@ -155,13 +155,19 @@ fn relative_reason(input: &str) -> String {
     if trimmed.is_empty() {
         return "empty: an absolute http or https URL is needed".to_owned();
     }
-    if trimmed.starts_with('/') {
-        return "a path, with no scheme or host: an absolute http or https URL is needed"
-            .to_owned();
-    }
+    // `//host/path`, scheme-relative, names a host: only the scheme is
+    // missing.
+    let host_and_path = match trimmed.strip_prefix("//") {
+        Some(rest) if !rest.is_empty() && !rest.starts_with('/') => rest,
+        _ if trimmed.starts_with('/') => {
+            return "a path, with no scheme or host: an absolute http or https URL is needed"
+                .to_owned();
+        }
+        _ => trimmed,
+    };
     let reason = "no scheme: an absolute http or https URL is needed";
     // A host and path written without the scheme: say how to write it.
-    let with_scheme = format!("https://{trimmed}");
+    let with_scheme = format!("https://{host_and_path}");
     match Url::parse(&with_scheme) {
         // Quoted and escaped, as the input is in the error's message: it
         // may hold control characters, which a terminal must not act on.
@@ -283,6 +289,12 @@ mod tests {
             "empty: an absolute http or https URL is needed"
         );
         assert!(reason("/private").starts_with("a path, with no scheme or host"));
+        // A scheme-relative URL has a host, but no scheme.
+        assert_eq!(
+            reason("//example.com/x"),
+            "no scheme: an absolute http or https URL is needed, such as \"https://example.com/x\""
+        );
+        assert!(reason("///x").starts_with("a path, with no scheme or host"));
     }
 
     #[test]
