@@ -1467,7 +1467,10 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
                 User-agent: *\nDisallow: /y\n\n\
                 User-agent: b\nUser-agent: a/2.0\nDisallow: /z\n\n\
                 User-agent: *\nUser-agent: B\nAllow: /\n\n\
-                User-agent: c\nUser-agent: d\nDisallow: /w\n";
+                User-agent: c\nUser-agent: d\nDisallow: /w\n\n\
+                User-agent: Y!J-MBS/1.0\nDisallow: /q\n\n\
+                User-agent: Y!J-SRD/1.0\nDisallow: /r\n\n\
+                User-agent: d\nDisallow: /w\nDisallow: /w\n";
     let run = keepout(&["show", "-"], body).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     let warnings: Vec<&str> = run
@@ -1477,12 +1480,19 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
         .collect();
     let merged =
         "a crawler named in several groups obeys all their rules merged (RFC 9309 section 2.2.1)";
+    // The last group says what the one at line 16 says (its rules are a
+    // set): merging changes nothing, so it is not flagged.
     assert_eq!(
         warnings,
         [
-            "warnings: 2".to_string(),
+            "warnings: 4".to_string(),
             format!("  line 8: a also named by the group at line 1: {merged}"),
             format!("  line 12: *, B also named by the groups at lines 5, 8: {merged}"),
+            format!(
+                "  line 23: Y (read from 'Y!J-SRD/1.0') also named by the group at line 20: {merged}"
+            ),
+            "  line 28: 'Disallow: /w' never decides: it repeats line 27 'Disallow: /w'"
+                .to_string(),
         ]
     );
     let run = keepout(&["show", "--json", "-"], body).await;
@@ -1493,7 +1503,15 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
         .iter()
         .map(|w| (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap()))
         .collect();
-    assert_eq!(kinds, [(8, "named_again"), (12, "named_again")]);
+    assert_eq!(
+        kinds,
+        [
+            (8, "named_again"),
+            (12, "named_again"),
+            (23, "named_again"),
+            (28, "shadowed_rule")
+        ]
+    );
     // Many tokens, from many groups: the first four of each are named.
     let mut body: String = (1..=6)
         .map(|i| format!("User-agent: p{i}\nDisallow: /{i}\n"))
@@ -1508,6 +1526,60 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
         format!(
             "  line 13: P6, p5, p1, p2 and 2 more also named by the groups at lines 1, 3, 5, 7 and 2 more: {merged}"
         )
+    );
+}
+
+/// A key and its colon inside a value: two lines run together, so that a
+/// rule or a group went missing.
+#[tokio::test]
+async fn show_flags_lines_run_together() {
+    let body = "User-agent: * Disallow: /\n\
+                User-agent: libWeb/clsHTTPDisallow: /\n\
+                Disallow:/User-agent: Keyword Density/0.9\n\
+                Disallow: /search?allow:x\n\
+                Disallow: /a allow: b\n\
+                Disallow: /swallow:\n";
+    let run = keepout(&["show", "--json", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let found: Vec<(u64, String)> = run.json()[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "run_together")
+        .map(|w| {
+            (
+                w["line"].as_u64().unwrap(),
+                w["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let again = "a missing line break? It is read as one";
+    assert_eq!(
+        found,
+        [
+            (
+                1,
+                format!(
+                    "user-agent value '* Disallow: /' (in the group at this line) holds 'Disallow:': {again} user-agent value"
+                )
+            ),
+            (
+                1,
+                format!(
+                    "user-agent value 'libWeb/clsHTTPDisallow: /' (in the group at this line) holds 'Disallow:': {again} user-agent value"
+                )
+            ),
+            (
+                3,
+                format!(
+                    "pattern '/User-agent: Keyword Density/0.9' holds 'User-agent:': {again} pattern"
+                )
+            ),
+            (
+                5,
+                format!("pattern '/a allow: b' holds 'Allow:': {again} pattern")
+            ),
+        ]
     );
 }
 

@@ -30,10 +30,11 @@ Warnings cover misspelled keys that were accepted, unknown keys, rules outside
 groups, patterns starting with neither '/' nor a wildcard, user-agent lines
 that join the group above (after a crawl-delay or request-rate line), empty
 user-agent lines that end a group, crawlers named in more than one group
-(whose rules are merged), rules shadowed by another rule of their group
-(they never decide), sitemaps that are neither URLs nor paths (or hold a
-space), lines over the line limit and files over the 500 KiB a crawler must
-read (RFC 9309 section 2.5).
+(whose rules are merged, when the groups differ), values holding a key such
+as 'Disallow:' (a missing line break), rules shadowed by another rule of
+their group (they never decide), sitemaps that are neither URLs nor paths
+(or hold a space), lines over the line limit and files over the 500 KiB a
+crawler must read (RFC 9309 section 2.5).
 
 Exit status: 0, or 2 on bad input (unreadable file, invalid URL) or a fetch
 this machine could not make (out of file descriptors, local ports or memory).";
@@ -139,6 +140,7 @@ fn lints(l: &Loaded) -> Vec<Lint> {
         message: s.to_string(),
     }));
     lints.extend(named_again(robots));
+    lints.extend(run_together(robots));
     if let Some(line) = l.file.as_ref().and_then(|f| f.cap_line) {
         let len = l.file.as_ref().map_or(0, |f| f.len);
         lints.push(Lint {
@@ -167,30 +169,50 @@ fn lints(l: &Loaded) -> Vec<Lint> {
 /// the later group's line. Legal, and common (a tenth of the corpus's
 /// files, mostly blocklists pasted twice), but easy to miss: such a crawler
 /// obeys the rules of all those groups merged (RFC 9309 section 2.2.1),
-/// where an author may expect the first or the last to win.
+/// where an author may expect the first or the last to win. Left out when
+/// the merge changes nothing: the later group has the same rules, crawl
+/// delay and request rate as the first group naming the crawler (nine in
+/// ten such groups in the corpus, blocklists of `Disallow: /`).
 fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
-    // Lower-cased token -> line of the first group naming it.
-    let mut first: HashMap<String, u32> = HashMap::new();
+    let groups: Vec<_> = robots.groups().collect();
+    // What each group says, computed when first compared.
+    let mut says: Vec<Option<Says>> = vec![None; groups.len()];
+    // Lower-cased token -> index of the first group naming it.
+    let mut first: HashMap<String, usize> = HashMap::new();
     let mut lints = Vec::new();
-    for g in robots.groups() {
-        // The tokens named before (once each, as first written here), and
-        // the lines of the groups that named them: sets, as a group can
-        // name thousands.
-        let mut again: Vec<&str> = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        // The tokens named before by a group that says something else
+        // (once each, as first written here), and those groups' lines:
+        // sets, as a group can name thousands.
+        let mut again: Vec<String> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
         let mut earlier: BTreeSet<u32> = BTreeSet::new();
-        for token in g.product_tokens().filter(|t| !t.is_empty()) {
+        let mut differs_from: HashMap<usize, bool> = HashMap::new();
+        for (written, token) in g.agents().zip(g.product_tokens()) {
+            if token.is_empty() {
+                continue;
+            }
             let key = token.to_ascii_lowercase();
             match first.get(&key) {
-                Some(&line) if line != g.line() => {
-                    earlier.insert(line);
-                    if seen.insert(key) {
-                        again.push(token);
+                Some(&j) if j != i => {
+                    // Compared once per pair of groups, as a group may
+                    // name thousands the other names too.
+                    let differs = *differs_from.entry(j).or_insert_with(|| {
+                        for k in [i, j] {
+                            if says[k].is_none() {
+                                says[k] = Some(Says::of(&groups[k]));
+                            }
+                        }
+                        says[i] != says[j]
+                    });
+                    if differs && seen.insert(key) {
+                        earlier.insert(groups[j].line());
+                        again.push(token_as_read(written, token));
                     }
                 }
                 Some(_) => {}
                 None => {
-                    first.insert(key, g.line());
+                    first.insert(key, i);
                 }
             }
         }
@@ -212,6 +234,99 @@ fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
         });
     }
     lints
+}
+
+/// What a group tells its crawlers: its rules as matched (a set, as merging
+/// takes their union), crawl delay and request rate.
+#[derive(Clone, PartialEq)]
+struct Says {
+    rules: BTreeSet<(bool, String)>,
+    crawl_delay: Option<std::time::Duration>,
+    request_rate: Option<keepout::RequestRate>,
+}
+
+impl Says {
+    fn of(g: &keepout::GroupView<'_>) -> Says {
+        Says {
+            rules: g
+                .rules()
+                .map(|r| (r.kind() == RuleKind::Allow, r.normalized().to_owned()))
+                .collect(),
+            crawl_delay: g.crawl_delay(),
+            request_rate: g.request_rate(),
+        }
+    }
+}
+
+/// `token`, and the value it was read from when that goes on past it with
+/// neither a version (`/`) nor a comment: `Y (read from 'Y!J-MBS/1.0')`,
+/// since two such values name the same crawler.
+fn token_as_read(written: &str, token: &str) -> String {
+    match written
+        .get(token.len()..)
+        .and_then(|rest| rest.chars().next())
+    {
+        Some(c) if c != '/' && !c.is_whitespace() && token != "*" => {
+            format!("{token} (read from '{}')", clean(written))
+        }
+        _ => token.to_owned(),
+    }
+}
+
+/// Values that hold a key and its colon (`User-agent: * Disallow: /`,
+/// `Disallow: /User-agent: X`), most likely two lines run together: the
+/// second directive is read as part of the first one's value, so a rule
+/// or a group goes missing without a word.
+fn run_together(robots: &keepout::Robots) -> Vec<Lint> {
+    let mut lints = Vec::new();
+    for g in robots.groups() {
+        for agent in g.agents() {
+            if let Some(key) = key_inside(agent) {
+                lints.push(Lint {
+                    line: Some(g.line()),
+                    kind: "run_together",
+                    message: format!(
+                        "user-agent value '{}' (in the group at this line) holds '{key}:': a missing line break? It is read as one user-agent value",
+                        clean(agent)
+                    ),
+                });
+            }
+        }
+        for rule in g.rules() {
+            if let Some(key) = key_inside(rule.pattern()) {
+                lints.push(Lint {
+                    line: Some(rule.line()),
+                    kind: "run_together",
+                    message: format!(
+                        "pattern '{}' holds '{key}:': a missing line break? It is read as one pattern",
+                        clean(rule.pattern())
+                    ),
+                });
+            }
+        }
+    }
+    lints
+}
+
+/// The key (as usually written) that `value` holds with its colon, case
+/// aside: anywhere (`/clsHTTPDisallow: /`), but `Allow` only at the start
+/// or after a space, tab or `/`, as words end in "allow".
+fn key_inside(value: &str) -> Option<&'static str> {
+    const KEYS: [&str; 5] = ["User-agent", "Disallow", "Crawl-delay", "Sitemap", "Allow"];
+    let bytes = value.as_bytes();
+    for (colon, _) in value.match_indices(':') {
+        for key in KEYS {
+            let Some(start) = colon.checked_sub(key.len()) else {
+                continue;
+            };
+            let at_boundary =
+                key != "Allow" || start == 0 || matches!(bytes[start - 1], b' ' | b'\t' | b'/');
+            if at_boundary && bytes[start..colon].eq_ignore_ascii_case(key.as_bytes()) {
+                return Some(key);
+            }
+        }
+    }
+    None
 }
 
 /// `a, b, c, d and 3 more`: the first four items, and how many others.
