@@ -136,6 +136,19 @@ impl fmt::Display for WarningKind {
             } => {
                 write!(f, "misspelled key {written:?} read as {understood_as}")
             }
+            // A URL alone on a line: split at its scheme's colon.
+            WarningKind::UnknownKey { key }
+                if key.eq_ignore_ascii_case("http") || key.eq_ignore_ascii_case("https") =>
+            {
+                write!(
+                    f,
+                    "a URL with no key (read as key {key:?}, kept as a record); a Sitemap line?"
+                )
+            }
+            WarningKind::UnknownKey { key } if key.eq_ignore_ascii_case("noindex") => write!(
+                f,
+                "unknown key {key:?} (kept as a record): no robots.txt rule, which crawlers ignore (Google since 2019); noindex belongs in a page's robots meta tag or X-Robots-Tag header"
+            ),
             WarningKind::UnknownKey { key } => write!(f, "unknown key {key:?} (kept as a record)"),
             WarningKind::MissingColon => f.write_str("missing ':' after the key"),
             WarningKind::Unparsable => f.write_str("not a 'key: value' line; ignored"),

@@ -1397,7 +1397,7 @@ warnings: 6
   line 8: misspelled key \"Disalow\" read as Disallow
   line 10: 'Disallow: /private' never decides: it repeats line 6 'Disallow: /private'
   line 12: 'Disallow: /search' never decides: line 11 'Allow: /search*' matches the same paths and is longer
-  line 19: unknown key \"Noindex\" (kept as a record)
+  line 19: unknown key \"Noindex\" (kept as a record): no robots.txt rule, which crawlers ignore (Google since 2019); noindex belongs in a page's robots meta tag or X-Robots-Tag header
   line 20: pattern starts with neither '/' nor a wildcard; it matches no path
 "
     );

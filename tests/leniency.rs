@@ -559,6 +559,16 @@ fn warnings_name_the_line_and_problem() {
             "line 6: user-agent value has no product token; no crawler matches it",
         ]
     );
+    // Two unknown keys common in real files, and what they are.
+    let robots = Robots::parse("Noindex: /drafts/\nhttp://example.com/sitemap.xml\n");
+    let got: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        got,
+        [
+            "line 1: unknown key \"Noindex\" (kept as a record): no robots.txt rule, which crawlers ignore (Google since 2019); noindex belongs in a page's robots meta tag or X-Robots-Tag header",
+            "line 2: a URL with no key (read as key \"http\", kept as a record); a Sitemap line?",
+        ]
+    );
     // Not only a rule: any line that needs a group.
     let robots = Robots::parse("Crawl-delay: 5\nRequest-rate: 1/5\nUser-agent: *\n");
     let got: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
