@@ -840,7 +840,7 @@ pub(crate) const EXTENSION_WALK_MAX: usize = 8;
 
 /// An extension value kept per crawler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ext {
+enum Ext {
     CrawlDelay = 0,
     RequestRate = 1,
 }
@@ -1111,7 +1111,7 @@ impl Parsed {
     /// on the first question and kept (`Rare::star_extension`,
     /// `Rare::named_extensions`): a 500 KiB file of 20,000 groups would
     /// otherwise cost a walk over all of them on every question.
-    pub fn extension_entry(&self, groups: &[u32], names: &[u32], ext: Ext) -> Option<&GroupExtras> {
+    fn extension_entry(&self, groups: &[u32], names: &[u32], ext: Ext) -> Option<&GroupExtras> {
         let rare = self.rare()?;
         if rare.extras.is_empty() {
             return None;
@@ -1124,6 +1124,20 @@ impl Parsed {
             None => self.find_extension(rare, groups, names, ext),
         };
         rare.extras.get(at as usize)
+    }
+
+    /// The crawl-delay of the crawler that `groups` and `names` were chosen
+    /// for (see [`extension_entry`](Parsed::extension_entry)).
+    pub fn crawl_delay(&self, groups: &[u32], names: &[u32]) -> Option<Duration> {
+        let entry = self.extension_entry(groups, names, Ext::CrawlDelay)?;
+        entry.crawl_delay.map(|(delay, _)| delay)
+    }
+
+    /// The request-rate of the crawler that `groups` and `names` were
+    /// chosen for (see [`extension_entry`](Parsed::extension_entry)).
+    pub fn request_rate(&self, groups: &[u32], names: &[u32]) -> Option<RequestRate> {
+        let entry = self.extension_entry(groups, names, Ext::RequestRate)?;
+        entry.request_rate.map(|(rate, _)| rate)
     }
 
     /// Where the answers for `groups` are kept, if they are a crawler's

@@ -9,7 +9,7 @@ use crate::explain::{Cause, Decision};
 use crate::fetch::FetchOutcome;
 use crate::lint::Warning;
 use crate::matcher::{self, url::normal_path};
-use crate::model::{Ext, Parsed};
+use crate::model::Parsed;
 use crate::parse::{self, ParseOptions};
 use crate::record::{Record, RequestRate};
 use crate::view::GroupView;
@@ -352,8 +352,7 @@ impl Robots {
     /// that later questions cost a lookup whatever the file.
     pub fn crawl_delay(&self, agent: &str) -> Option<Duration> {
         let (groups, names, _) = agent::select_names(&self.parsed, agent);
-        let entry = self.parsed.extension_entry(groups, names, Ext::CrawlDelay);
-        entry?.crawl_delay.map(|(d, _)| d)
+        self.parsed.crawl_delay(groups, names)
     }
 
     /// The `Request-rate` for `agent`, chosen like
@@ -367,8 +366,7 @@ impl Robots {
     /// ```
     pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
         let (groups, names, _) = agent::select_names(&self.parsed, agent);
-        let entry = self.parsed.extension_entry(groups, names, Ext::RequestRate);
-        entry?.request_rate.map(|(r, _)| r)
+        self.parsed.request_rate(groups, names)
     }
 
     /// The `Sitemap` URLs, in file order, as written (but a value that is
@@ -610,16 +608,12 @@ impl<'a> Agent<'a> {
 
     /// The crawler's `Crawl-delay`; see [`Robots::crawl_delay`].
     pub fn crawl_delay(&self) -> Option<Duration> {
-        let parsed = &self.robots.parsed;
-        let entry = parsed.extension_entry(self.groups, self.names, Ext::CrawlDelay);
-        entry?.crawl_delay.map(|(d, _)| d)
+        self.robots.parsed.crawl_delay(self.groups, self.names)
     }
 
     /// The crawler's `Request-rate`; see [`Robots::request_rate`].
     pub fn request_rate(&self) -> Option<RequestRate> {
-        let parsed = &self.robots.parsed;
-        let entry = parsed.extension_entry(self.groups, self.names, Ext::RequestRate);
-        entry?.request_rate.map(|(r, _)| r)
+        self.robots.parsed.request_rate(self.groups, self.names)
     }
 
     /// The groups that apply to the crawler, in file order.
