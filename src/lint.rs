@@ -62,7 +62,8 @@ pub enum WarningKind {
     /// A line that is neither a record nor blank nor a comment; ignored.
     Unparsable,
     /// An allow, disallow, crawl-delay or request-rate line before the first
-    /// user-agent line; ignored (RFC 9309 section 2.1).
+    /// user-agent line naming a crawler (an empty one names none); ignored
+    /// (RFC 9309 section 2.1).
     RuleOutsideGroup,
     /// A pattern that starts with neither `/` nor a wildcard `*` (under
     /// MK1996 matching, `*` is not one), so it matches no path (every path
@@ -153,7 +154,7 @@ impl fmt::Display for WarningKind {
             WarningKind::MissingColon => f.write_str("missing ':' after the key"),
             WarningKind::Unparsable => f.write_str("not a 'key: value' line; ignored"),
             WarningKind::RuleOutsideGroup => {
-                f.write_str("in no group (before the first user-agent line); ignored")
+                f.write_str("in no group (no user-agent line naming a crawler before it); ignored")
             }
             WarningKind::PatternNotRooted => {
                 f.write_str("pattern starts with neither '/' nor a wildcard; it matches no path")
@@ -166,7 +167,7 @@ impl fmt::Display for WarningKind {
             }
             WarningKind::JoinsGroup { after } => write!(
                 f,
-                "user-agent line after a {after} line joins the group above (only a rule line ends a group), so those crawlers share its rules"
+                "user-agent line after a {after} line joins the group above (only a rule line ends a group): the crawlers named above it obey the rules below it too"
             ),
             WarningKind::Duplicate { directive } => write!(
                 f,
@@ -236,8 +237,14 @@ impl fmt::Display for Shadowed<'_> {
                 f,
                 "line {line} '{by_shown}' matches the same paths and is longer"
             )
-        } else if rule.kind() == by.kind() && rule.normalized() == by.normalized() {
+        } else if rule.kind() == by.kind() && rule.pattern() == by.pattern() {
             write!(f, "it repeats line {line} '{by_shown}'")
+        } else if rule.kind() == by.kind() && rule.normalized() == by.normalized() {
+            // `/a~` and `/a%7E`: one pattern once normalised.
+            write!(
+                f,
+                "it repeats line {line} '{by_shown}' once percent-encoding is normalised (RFC 9309 section 2.2.2)"
+            )
         } else if rule.kind() == by.kind() {
             write!(
                 f,

@@ -1393,7 +1393,7 @@ host: example.com
 other records: 1
   line 19: Noindex: /drafts/
 warnings: 6
-  line 3: in no group (before the first user-agent line); ignored
+  line 3: in no group (no user-agent line naming a crawler before it); ignored
   line 8: misspelled key \"Disalow\" read as Disallow
   line 10: 'Disallow: /private' never decides: it repeats line 6 'Disallow: /private'
   line 12: 'Disallow: /search' never decides: line 11 'Allow: /search*' matches the same paths and is longer

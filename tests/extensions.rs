@@ -82,7 +82,7 @@ fn extension_lines_between_user_agent_lines_belong_to_the_lines_above() {
     assert_eq!(
         warnings,
         [
-            "line 5: user-agent line after a Request-rate line joins the group above (only a rule line ends a group), so those crawlers share its rules"
+            "line 5: user-agent line after a Request-rate line joins the group above (only a rule line ends a group): the crawlers named above it obey the rules below it too"
         ]
     );
     // The group's own value is its first.

@@ -529,7 +529,9 @@ fn lint_messages_say_what_happened() {
         ]
     );
 
-    let robots = Robots::parse("User-agent: *\nDisallow: /a**\nDisallow: /a*$\nDisallow: /%61**\n");
+    let robots = Robots::parse(
+        "User-agent: *\nDisallow: /a**\nDisallow: /a*$\nDisallow: /%61**\nDisallow: /a**\n",
+    );
     let shadowed: Vec<String> = robots
         .shadowed_rules()
         .iter()
@@ -539,7 +541,8 @@ fn lint_messages_say_what_happened() {
         shadowed,
         [
             "'Disallow: /a*$' never decides: line 2 'Disallow: /a**' matches the same paths and, earlier, wins the tie",
-            "'Disallow: /%61**' never decides: it repeats line 2 'Disallow: /a**'",
+            "'Disallow: /%61**' never decides: it repeats line 2 'Disallow: /a**' once percent-encoding is normalised (RFC 9309 section 2.2.2)",
+            "'Disallow: /a**' never decides: it repeats line 2 'Disallow: /a**'",
         ]
     );
 }
@@ -552,7 +555,7 @@ fn warnings_name_the_line_and_problem() {
     assert_eq!(
         got,
         [
-            "line 1: in no group (before the first user-agent line); ignored",
+            "line 1: in no group (no user-agent line naming a crawler before it); ignored",
             "line 3: pattern starts with neither '/' nor a wildcard; it matches no path",
             "line 4: invalid Crawl-delay value; ignored",
             "line 5: unknown key \"Frobnicate\" (kept as a record)",
@@ -569,14 +572,16 @@ fn warnings_name_the_line_and_problem() {
             "line 2: a URL with no key (read as key \"http\", kept as a record); a Sitemap line?",
         ]
     );
-    // Not only a rule: any line that needs a group.
-    let robots = Robots::parse("Crawl-delay: 5\nRequest-rate: 1/5\nUser-agent: *\n");
+    // Not only a rule: any line that needs a group; and an empty
+    // user-agent line names no crawler, so begins none.
+    let robots = Robots::parse("Crawl-delay: 5\nUser-agent:\nRequest-rate: 1/5\nUser-agent: *\n");
     let got: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
     assert_eq!(
         got,
         [
-            "line 1: in no group (before the first user-agent line); ignored",
-            "line 2: in no group (before the first user-agent line); ignored",
+            "line 1: in no group (no user-agent line naming a crawler before it); ignored",
+            "line 2: empty User-agent value; ignored",
+            "line 3: in no group (no user-agent line naming a crawler before it); ignored",
         ]
     );
 }
