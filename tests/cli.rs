@@ -1581,6 +1581,76 @@ async fn show_flags_lines_run_together() {
             ),
         ]
     );
+    // Those patterns hold spaces too, but one lint says it.
+    assert!(
+        !run.json()[0]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["kind"] == "space_in_pattern"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Patterns that match nothing, or not everywhere, as their author meant:
+/// a full URL, a space; and a sitemap given as a path.
+#[tokio::test]
+async fn show_flags_url_patterns_spaces_and_sitemap_paths() {
+    let body = "User-agent: *\n\
+                Disallow: https://example.com/private?x=1\n\
+                Disallow: private\n\
+                Disallow: /Arts and Crafts\n\
+                Disallow: /one /two\n\
+                Disallow: /%20ok\n\
+                Sitemap: /sitemap.xml\n\
+                Sitemap: https://example.com/full.xml\n";
+    let run = keepout(&["show", "--json", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let found: Vec<(Option<u64>, String, String)> = run.json()[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["line"].as_u64(),
+                w["kind"].as_str().unwrap().to_owned(),
+                w["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let google =
+        "but Google's parser keeps the space, and matches no URL with it; write %20 for a space";
+    assert_eq!(
+        found,
+        [
+            (
+                Some(2),
+                "pattern_not_rooted".into(),
+                "pattern is a full URL, but a rule matches paths only, so it matches none: write 'Disallow: /private?x=1'".into()
+            ),
+            (
+                Some(3),
+                "pattern_not_rooted".into(),
+                "pattern starts with neither '/' nor a wildcard; it matches no path".into()
+            ),
+            (
+                Some(4),
+                "space_in_pattern".into(),
+                format!("pattern '/Arts and Crafts' holds a space: keepout reads it as '/Arts%20and%20Crafts' (RFC 9309 section 2.2.2), {google}")
+            ),
+            (
+                Some(5),
+                "space_in_pattern".into(),
+                format!("pattern '/one /two' holds a space: keepout reads it as '/one%20/two' (RFC 9309 section 2.2.2), {google}, or put each path on a line of its own")
+            ),
+            (
+                None,
+                "sitemap_not_absolute".into(),
+                "sitemap '/sitemap.xml' is a path: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip a path".into()
+            ),
+        ]
+    );
 }
 
 /// `--rules` lists each group's rules, as written and, in JSON, as matched.

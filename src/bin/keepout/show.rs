@@ -27,14 +27,16 @@ a file over 64 MiB is refused). A fetch goes through the proxy HTTP_PROXY,
 HTTPS_PROXY or ALL_PROXY names, except to hosts NO_PROXY lists.
 
 Warnings cover misspelled keys that were accepted, unknown keys, rules outside
-groups, patterns starting with neither '/' nor a wildcard, user-agent lines
-that join the group above (after a crawl-delay or request-rate line), empty
-user-agent lines that end a group, crawlers named in more than one group
-(whose rules are merged, when the groups differ), values holding a key such
-as 'Disallow:' (a missing line break), rules shadowed by another rule of
-their group (they never decide), sitemaps that are neither URLs nor paths
-(or hold a space), lines over the line limit and files over the 500 KiB a
-crawler must read (RFC 9309 section 2.5).
+groups, patterns starting with neither '/' nor a wildcard (full URLs among
+them), patterns holding a space (read as %20, where Google's parser keeps
+it), user-agent lines that join the group above (after a crawl-delay or
+request-rate line), empty user-agent lines that end a group, crawlers named
+in more than one group (whose rules are merged, when the groups differ),
+values holding a key such as 'Disallow:' (a missing line break), rules
+shadowed by another rule of their group (they never decide), sitemaps that
+are neither URLs nor paths (or hold a space), or are paths rather than full
+URLs, lines over the line limit and files over the 500 KiB a crawler must
+read (RFC 9309 section 2.5).
 
 Exit status: 0, or 2 on bad input (unreadable file, invalid URL) or a fetch
 this machine could not make (out of file descriptors, local ports or memory).";
@@ -125,13 +127,26 @@ struct Lint {
 /// Every warning, in line order (whole-file ones last).
 fn lints(l: &Loaded) -> Vec<Lint> {
     let robots = &l.robots;
+    // Patterns that are full URLs, by line, to say so where the parser
+    // says only that they are not rooted.
+    let urls: HashMap<u32, (RuleKind, String)> = robots
+        .groups()
+        .flat_map(|g| g.rules())
+        .filter_map(|r| Some((r.line(), (r.kind(), url_path(r.pattern())?))))
+        .collect();
     let mut lints: Vec<Lint> = robots
         .warnings()
         .iter()
         .map(|w| Lint {
             line: Some(w.line),
             kind: warning_name(&w.kind),
-            message: w.kind.to_string(),
+            message: match (&w.kind, urls.get(&w.line)) {
+                (keepout::WarningKind::PatternNotRooted, Some((kind, path))) => format!(
+                    "pattern is a full URL, but a rule matches paths only, so it matches none: write '{kind}: {}'",
+                    clean(path)
+                ),
+                _ => w.kind.to_string(),
+            },
         })
         .collect();
     lints.extend(robots.shadowed_rules().iter().map(|s| Lint {
@@ -141,6 +156,8 @@ fn lints(l: &Loaded) -> Vec<Lint> {
     }));
     lints.extend(named_again(robots));
     lints.extend(run_together(robots));
+    lints.extend(spaces_in_patterns(robots));
+    lints.extend(relative_sitemaps(robots));
     if let Some(line) = l.file.as_ref().and_then(|f| f.cap_line) {
         let len = l.file.as_ref().map_or(0, |f| f.len);
         lints.push(Lint {
@@ -306,6 +323,75 @@ fn run_together(robots: &keepout::Robots) -> Vec<Lint> {
         }
     }
     lints
+}
+
+/// The path (and query) of a pattern written as an absolute http(s) URL
+/// (`https://example.com/private` gives `/private`), which as a pattern
+/// matches nothing.
+fn url_path(pattern: &str) -> Option<String> {
+    let scheme = pattern.split_once("://")?.0;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
+    }
+    let url = url::Url::parse(pattern).ok()?;
+    Some(match url.query() {
+        Some(query) => format!("{}?{query}", url.path()),
+        None => url.path().to_owned(),
+    })
+}
+
+/// Patterns holding a space or tab inside (the ends are trimmed): a path
+/// with a space (`/Arts and Crafts`), or two paths on one line
+/// (`Disallow: /a /b`). keepout reads one pattern, the space
+/// percent-encoded (RFC 9309 section 2.2.2), as a crawler sends it; Google's
+/// parser keeps the space, which no URL's path holds, so the rule matches
+/// nothing there.
+fn spaces_in_patterns(robots: &keepout::Robots) -> Vec<Lint> {
+    robots
+        .groups()
+        .flat_map(|g| g.rules())
+        // A key inside is `run_together`'s, which says more.
+        .filter(|r| r.pattern().contains([' ', '\t']) && key_inside(r.pattern()).is_none())
+        .map(|r| {
+            let pattern = r.pattern();
+            let two = pattern
+                .split([' ', '\t'])
+                .skip(1)
+                .any(|word| word.starts_with(['/', '*']));
+            Lint {
+                line: Some(r.line()),
+                kind: "space_in_pattern",
+                message: format!(
+                    "pattern '{}' holds a space: keepout reads it as '{}' (RFC 9309 section 2.2.2), but Google's parser keeps the space, and matches no URL with it; write %20 for a space{}",
+                    clean(pattern),
+                    clean(r.normalized()),
+                    if two {
+                        ", or put each path on a line of its own"
+                    } else {
+                        ""
+                    }
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Sitemap values that are paths (`/sitemap.xml`): keepout resolves them
+/// against the robots.txt URL, but the Sitemaps protocol asks for full
+/// URLs, and other crawlers may skip them.
+fn relative_sitemaps(robots: &keepout::Robots) -> Vec<Lint> {
+    robots
+        .sitemaps()
+        .filter(|s| s.starts_with('/') && !s.contains([' ', '\t']))
+        .map(|s| Lint {
+            line: None,
+            kind: "sitemap_not_absolute",
+            message: format!(
+                "sitemap '{}' is a path: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip a path",
+                clean(s)
+            ),
+        })
+        .collect()
 }
 
 /// The key (as usually written) that `value` holds with its colon, case
