@@ -35,7 +35,7 @@
 //! The cache's next miss of the origin takes it up where it was.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use super::invalidations::Stamp;
@@ -169,10 +169,14 @@ pub(crate) struct Entry {
     at_limit: Option<AtLimit>,
     /// For an unreachable origin: its last failure ([`LastFailure`]).
     last_failure: Option<LastFailure>,
-    /// The cache's invalidations when this entry was made (set by the
-    /// cache): an entry whose origin was forgotten since is not kept when
-    /// evicted.
+    /// The cache's invalidations when the fetch this entry holds began, or
+    /// when it was made without one (set by the cache): an entry whose
+    /// origin was forgotten since is not served, nor kept when evicted.
     pub(crate) stamp: Stamp,
+    /// Up to which count of single invalidations this entry is known not
+    /// forgotten
+    /// ([`Invalidations::forgotten`](super::invalidations::Invalidations::forgotten)).
+    pub(crate) checked: AtomicU64,
 }
 
 /// When an unreachable origin's last fetch failed, and what a lookup past
@@ -232,6 +236,7 @@ impl Entry {
             at_limit: None,
             last_failure: None,
             stamp: Stamp::default(),
+            checked: AtomicU64::new(0),
         }
     }
 

@@ -128,6 +128,43 @@ impl Invalidations {
         self.all.fetch_add(1, Ordering::SeqCst);
     }
 
+    /// Whether a cached entry of `key` stamped `then` must not be served:
+    /// its origin was forgotten since. An entry a fetch put in after an
+    /// `invalidate` that came while it was under way is in the cache until
+    /// that fetch's caller removes it (`Inner::load`), and a lookup made
+    /// after the `invalidate` must not be given it.
+    ///
+    /// Asked at every hit, so cheap: two atomic loads while no invalidation
+    /// came since `checked`, the count of single invalidations up to which
+    /// the entry is known not forgotten (it starts at 0, read as `then`'s
+    /// count). After one, a look at the log for the invalidations since,
+    /// once. [`Since::Unknown`] serves the entry: it is no fetch's
+    /// fresh result (more invalidations came since than the log holds),
+    /// and dropping it would make every entry older than the log fetch
+    /// again.
+    pub fn forgotten(&self, key: &str, then: Stamp, checked: &AtomicU64) -> bool {
+        if self.all.load(Ordering::SeqCst) != then.all {
+            return true;
+        }
+        let known = checked.load(Ordering::Relaxed).max(then.one);
+        let now = self.one.load(Ordering::SeqCst);
+        if now == known {
+            return false;
+        }
+        let since = self.since(
+            key,
+            Stamp {
+                all: then.all,
+                one: known,
+            },
+        );
+        if since == Since::Yes {
+            return true;
+        }
+        checked.fetch_max(now, Ordering::Relaxed);
+        false
+    }
+
     /// Whether the origin `key` was forgotten since `then`.
     pub fn since(&self, key: &str, then: Stamp) -> Since {
         if self.all.load(Ordering::SeqCst) != then.all {
@@ -179,6 +216,31 @@ mod tests {
         inv.forget("https://a");
         assert_eq!(inv.since("https://a", later), Since::Yes);
         assert_eq!(inv.since("https://b", later), Since::No);
+    }
+
+    /// What a lookup asks of an entry it finds: yes only for its own
+    /// origin's forgetting, and each invalidation looked at once.
+    #[test]
+    fn a_cached_entry_is_forgotten_by_its_own_origin_only() {
+        let inv = Invalidations::default();
+        let then = inv.stamp();
+        let checked = AtomicU64::new(0);
+        assert!(!inv.forgotten("https://a", then, &checked));
+        assert_eq!(checked.load(Ordering::Relaxed), 0);
+        inv.forget("https://b");
+        assert!(!inv.forgotten("https://a", then, &checked));
+        // Known up to there: the next look takes no lock.
+        assert_eq!(checked.load(Ordering::Relaxed), 1);
+        inv.forget("https://a");
+        assert!(inv.forgotten("https://a", then, &checked));
+        assert!(inv.forgotten("https://a", then, &checked));
+        // An entry made after it is not.
+        let later = inv.stamp();
+        assert!(!inv.forgotten("https://a", later, &AtomicU64::new(0)));
+        // `invalidate_all` forgets all made before it.
+        inv.forget_all();
+        assert!(inv.forgotten("https://c", later, &AtomicU64::new(0)));
+        assert!(!inv.forgotten("https://c", inv.stamp(), &AtomicU64::new(0)));
     }
 
     #[test]

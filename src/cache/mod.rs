@@ -265,7 +265,16 @@ impl RobotsCache {
         // Before the look: a refresh of what it finds must not outlive an
         // `invalidate` that comes after.
         let began = inner.invalidations.stamp();
-        if let Some(entry) = inner.map.get(&*key).await {
+        let found = inner.map.get(&*key).await;
+        if let Some(entry) = found.as_ref().filter(|entry| {
+            inner
+                .invalidations
+                .forgotten(&key, entry.stamp, &entry.checked)
+        }) {
+            // A fetch an `invalidate` came during put it in, and will take
+            // it out: this lookup, made after, must not get it, but fetch.
+            inner.remove_if_ours(&key, entry).await;
+        } else if let Some(entry) = found {
             Counters::bump(&inner.counters.hits);
             let now = inner.clock.now();
             if entry.is_fresh_at(now) || !entry.try_begin_refresh() {
@@ -353,7 +362,10 @@ impl RobotsCache {
     /// Forgets the origin of `url`, so the next `get` fetches it again. A
     /// fetch or refresh of it already under way still answers the callers
     /// waiting for it, and is not kept; a `get` made after this returns
-    /// does not join it, but fetches anew. Other origins are not touched.
+    /// is not given its result, but fetches anew (after it ends: a first
+    /// fetch under way holds the origin's place in the cache until then,
+    /// so such a `get` can wait up to the fetch timeout before its own
+    /// fetch begins). Other origins are not touched.
     ///
     /// Fails only for input that can have no robots.txt.
     pub async fn invalidate(&self, url: impl AsRef<str>) -> Result<(), Error> {
@@ -542,6 +554,8 @@ impl Inner {
             Some(entry) => inner.stamped(entry),
             None => {
                 let base = old.refresh_base();
+                // As in `load`: what the fetch gives is as old as its start.
+                let fetch_began = inner.invalidations.stamp();
                 let fetched = match inner.fetcher.refresh(base).await {
                     Ok(fetched) => fetched,
                     // Only for values not fetched, which the cache never
@@ -558,7 +572,9 @@ impl Inner {
                 };
                 inner.count_fetch(&fetched, true);
                 let now = inner.clock.now();
-                inner.stamped(Entry::after_fetch(Some(&old), fetched, now, &inner.policy))
+                let mut entry = Entry::after_fetch(Some(&old), fetched, now, &inner.policy);
+                entry.stamp = fetch_began;
+                Arc::new(entry)
             }
         };
         let put = Arc::clone(&new);
@@ -946,7 +962,52 @@ mod tests {
     use super::entry::{AfterStaleLimit, Entry, Policy};
     use super::invalidations::Invalidations;
     use super::timing_tests::{Answer, fetched};
-    use super::{Capacity, keep_after_eviction, kept_capacity};
+    use super::{Capacity, RobotsCache, keep_after_eviction, kept_capacity, origin_key};
+
+    /// A first fetch that an `invalidate` came during puts its result in
+    /// the cache, and its caller takes it out after: a lookup made after
+    /// the `invalidate`, in between, must fetch anew rather than be given
+    /// it. The window is put here by hand, as a test through a server
+    /// could hit it only by chance; an invalidation of another origin
+    /// leaves an entry served.
+    #[tokio::test]
+    async fn a_lookup_after_an_invalidate_is_not_given_the_result_of_a_fetch_under_way() {
+        use wiremock::matchers::path;
+        use wiremock::{Mock, MockServer, ResponseTemplate};
+        let server = MockServer::start().await;
+        let rules = |p: &str| {
+            ResponseTemplate::new(200).set_body_string(format!("User-agent: *\nDisallow: {p}\n"))
+        };
+        Mock::given(path("/robots.txt"))
+            .respond_with(rules("/old"))
+            .up_to_n_times(1)
+            .mount(&server)
+            .await;
+        Mock::given(path("/robots.txt"))
+            .respond_with(rules("/new"))
+            .mount(&server)
+            .await;
+        let cache = RobotsCache::new();
+        let url = server.uri();
+        assert!(!cache.get(&url).await.unwrap().is_allowed("bot", "/old"));
+        let key = origin_key(&url).unwrap();
+        let put = cache.inner.map.get(&key).await.expect("cached");
+        cache.invalidate(&url).await.unwrap();
+        cache.inner.map.insert(key.clone(), put).await;
+
+        let robots = cache.get(&url).await.unwrap();
+        assert!(robots.is_allowed("bot", "/old"));
+        assert!(!robots.is_allowed("bot", "/new"));
+        let requests = server.received_requests().await.unwrap().len();
+        assert_eq!(requests, 2);
+
+        // The new entry, found after another origin's invalidation: a hit.
+        cache.invalidate("https://other.example").await.unwrap();
+        let hits = cache.stats().hits;
+        assert!(!cache.get(&url).await.unwrap().is_allowed("bot", "/new"));
+        assert_eq!(cache.stats().hits, hits + 1);
+        assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    }
 
     /// The eviction listener's part: an evicted unreachable origin's
     /// retry time is kept, unless the origin was forgotten since its entry
