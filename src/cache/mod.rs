@@ -793,8 +793,10 @@ impl RobotsCacheBuilder {
     /// one crawler's checks could build for it (checks under several
     /// crawler names may build more), its key and bookkeeping. Excludes
     /// [`max_entries`](Self::max_entries). An entry heavier than the whole
-    /// bound is not kept, so each lookup of its origin would fetch again:
-    /// leave room for the largest files (a 500 KiB body keeps about as many
+    /// bound is not kept for long: it is served until the cache's next
+    /// maintenance pass drops it (the bound is exceeded by that entry
+    /// meanwhile), and lookups after that fetch again. Leave room for the
+    /// largest files (a 500 KiB body keeps about as many
     /// bytes, and its index up to about as many again). What is kept of
     /// evicted unreachable origins (see the [module docs](crate::cache))
     /// takes up to an eighth of `bytes` more (at least 64 KiB).
