@@ -1593,6 +1593,35 @@ async fn show_flags_lines_run_together() {
     );
 }
 
+/// An HTML page served as robots.txt gets one warning, not one a line; a
+/// robots.txt with a stray tag in it is no page.
+#[tokio::test]
+async fn show_names_an_html_page_once() {
+    let page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n\
+                <title>Not found</title></head>\n<body><p>Sorry: no such page.</p>\n\
+                <a href=\"https://example.com/\">Home</a></body>\n</html>\n";
+    let run = keepout(&["show", "--json", "-"], page).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let warnings = run.json()[0]["warnings"].clone();
+    assert_eq!(warnings.as_array().unwrap().len(), 1, "{warnings}");
+    assert_eq!(warnings[0]["kind"], "html_page");
+    assert_eq!(warnings[0]["line"], serde_json::Value::Null);
+    assert_eq!(
+        warnings[0]["message"],
+        "an HTML page, not a robots.txt (line 1 begins '<!DOCTYPE'): it has no rules, so crawlers take everything as allowed; 11 warnings about its lines left out"
+    );
+
+    let file = "User-agent: *\nDisallow: /x\n<b>oops</b>: here\n";
+    let run = keepout(&["show", "--json", "-"], file).await;
+    let kinds: Vec<String> = run.json()[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(kinds, ["unknown_key"]);
+}
+
 /// Patterns that match nothing, or not everywhere, as their author meant:
 /// a full URL, a space; and a sitemap given as a path.
 #[tokio::test]

@@ -35,8 +35,8 @@ in more than one group (whose rules are merged, when the groups differ),
 values holding a key such as 'Disallow:' (a missing line break), rules
 shadowed by another rule of their group (they never decide), sitemaps that
 are neither URLs nor paths (or hold a space), or are paths rather than full
-URLs, lines over the line limit and files over the 500 KiB a crawler must
-read (RFC 9309 section 2.5).
+URLs, lines over the line limit, files over the 500 KiB a crawler must read
+(RFC 9309 section 2.5), and HTML pages (once, not a warning a line).
 
 Exit status: 0, or 2 on bad input (unreadable file, invalid URL) or a fetch
 this machine could not make (out of file descriptors, local ports or memory).";
@@ -178,8 +178,41 @@ fn lints(l: &Loaded) -> Vec<Lint> {
             ),
         });
     }
+    if let Some(html) = html_page(robots) {
+        // One warning for the page, not one for each of its lines.
+        let before = lints.len();
+        lints.retain(|w| !matches!(w.kind, "unknown_key" | "unparsable" | "missing_colon"));
+        lints.push(Lint {
+            line: None,
+            kind: "html_page",
+            message: format!(
+                "an HTML page, not a robots.txt (line {} begins '{}'): it has no rules, so crawlers take everything as allowed; {} warnings about its lines left out",
+                html.line,
+                clean(&match html.key.char_indices().nth(40) {
+                    Some((cut, _)) => format!("{}…", &html.key[..cut]),
+                    None => html.key.to_string(),
+                }),
+                before - lints.len()
+            ),
+        });
+    }
     lints.sort_by_key(|w| w.line.unwrap_or(u32::MAX));
     lints
+}
+
+/// The first record of a body that is an HTML page (a server's error or
+/// home page sent for /robots.txt with a 2xx status): no group, no
+/// sitemap, and a record whose key is a tag (`<html lang="en">` holds no
+/// colon, but `<meta content="x:y">` is read as key `<meta content="x`).
+fn html_page(robots: &keepout::Robots) -> Option<&keepout::Record> {
+    if robots.groups().len() > 0 || robots.sitemaps().len() > 0 {
+        return None;
+    }
+    robots.records().iter().find(|r| {
+        r.key
+            .strip_prefix('<')
+            .is_some_and(|tag| tag.starts_with(|c: char| c.is_ascii_alphabetic() || c == '!'))
+    })
 }
 
 /// Groups naming a crawler an earlier group names too, one lint each at
