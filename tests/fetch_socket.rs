@@ -709,6 +709,28 @@ async fn plain_http_on_an_https_url_is_a_tls_failure() {
     assert_disallow_all(&robots, &base);
 }
 
+/// A server that closes the connection after the client's hello: the
+/// handshake failed, as `Tls` says, not the connection.
+#[tokio::test]
+async fn a_close_mid_handshake_is_a_tls_failure() {
+    let addr = raw_server(|mut socket| async move {
+        let _ = socket.read(&mut [0u8; 1024]).await;
+    })
+    .await;
+    let base = format!("https://{addr}");
+
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    match result(&robots) {
+        // The cause alone, not hyper's `client error (Connect): ` before it.
+        FetchResult::Unreachable(UnreachableReason::Tls(text)) => {
+            assert_eq!(text, "tls handshake eof")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_disallow_all(&robots, &base);
+}
+
 #[tokio::test]
 async fn connection_refused_is_unreachable() {
     // A port that was just free: nothing listens on it.

@@ -331,9 +331,15 @@ fn classify(error: &reqwest::Error, url: &Url) -> UnreachableReason {
 }
 
 /// Whether a failure on an https request came from the TLS layer: rustls
-/// reports handshake and certificate failures as `InvalidData` I/O errors.
+/// reports handshake and certificate failures as `InvalidData` I/O errors,
+/// and a server that closes the connection mid-handshake as
+/// `UnexpectedEof` while connecting (the TCP connection was made by then:
+/// its own failures have kinds of their own, such as `ConnectionRefused`).
 fn looks_like_tls(error: &reqwest::Error) -> bool {
-    io_causes(error).any(|io| io.kind() == io::ErrorKind::InvalidData)
+    io_causes(error).any(|io| {
+        io.kind() == io::ErrorKind::InvalidData
+            || (io.kind() == io::ErrorKind::UnexpectedEof && error.is_connect())
+    })
 }
 
 /// What this machine ran out of, with the system's error, if that is why a
@@ -406,7 +412,16 @@ fn describe(error: &(dyn StdError + 'static)) -> String {
         }
         source = err.source();
     }
-    text
+    // hyper's client puts every cause after `client error (Connect): ` or
+    // `(SendRequest): `, which says only which step failed: the reason's
+    // kind says that already.
+    match text
+        .strip_prefix("client error (")
+        .and_then(|rest| rest.split_once("): "))
+    {
+        Some((_, cause)) => cause.to_owned(),
+        None => text,
+    }
 }
 
 /// A header's value as text, if present and visible ASCII.

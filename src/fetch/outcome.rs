@@ -188,7 +188,17 @@ impl fmt::Display for FetchOutcome {
             } else {
                 "redirects"
             };
-            write!(f, " after {} {hops} to {}", self.redirects, self.final_url)?;
+            // After a reason's own text (`TLS failed: ...`), a `;` keeps
+            // the redirect from reading as part of it.
+            let sep = match self.result {
+                FetchResult::Fetched | FetchResult::NotModified | FetchResult::StaleCopy(_) => " ",
+                _ => "; ",
+            };
+            write!(
+                f,
+                "{sep}after {} {hops} to {}",
+                self.redirects, self.final_url
+            )?;
         }
         if self.truncated_at_cap {
             write!(f, ", truncated at {} bytes", self.body_bytes)?;
@@ -492,6 +502,18 @@ mod tests {
         assert_eq!(
             outcome(FetchResult::Fetched, 0, false).to_string(),
             "https://e.example/robots.txt: fetched (HTTP 200)"
+        );
+        // After a reason's text, set apart from it.
+        let tls = UnreachableReason::Tls(String::from("invalid peer certificate: UnknownIssuer"));
+        let failed = FetchOutcome {
+            status: None,
+            ..outcome(FetchResult::Unreachable(tls), 1, false)
+        };
+        assert_eq!(
+            failed.to_string(),
+            "https://e.example/robots.txt: unreachable, disallow all: TLS failed: \
+             invalid peer certificate: UnknownIssuer; after 1 redirect to \
+             https://www.e.example/robots.txt"
         );
     }
 
