@@ -153,7 +153,9 @@ impl Fetcher {
     /// codings too (so the body limit bounds the download as well as the
     /// inflated text), and no `Referer` is sent. Unlike the fetcher's own
     /// client it keeps idle connections, as reqwest does by default; add
-    /// what else you need (pool size, certificate authorities, a proxy).
+    /// what else you need (pool size, a proxy, certificate authorities:
+    /// `tls_certs_merge` to trust a private one besides the system's, as
+    /// the README's Fetching section shows).
     ///
     /// ```
     /// use keepout::Fetcher;

@@ -21,6 +21,8 @@ redirects; a 4xx means everything is allowed, but a 407 (a proxy's), a 429
 (as Google treats it), a 5xx or a network failure that everything is
 disallowed (RFC 9309 section 2.3.1). Fetches go through the proxy
 HTTP_PROXY, HTTPS_PROXY or ALL_PROXY names, except to hosts NO_PROXY lists.
+Certificates are checked against the system's authorities, or on Linux those
+SSL_CERT_FILE or SSL_CERT_DIR name, when set.
 
 URLs from stdin (`-`) are checked as they are read, their verdicts written in
 input order as each origin's robots.txt arrives: a long or endless list

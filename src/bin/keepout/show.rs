@@ -24,7 +24,9 @@ A URL (http:// or https://) fetches the robots.txt of its origin, whatever its
 path (another scheme, file:// included, is refused); `-` reads stdin; anything
 else is read as a local file (whole: lines past 500 KiB are shown, and flagged;
 a file over 64 MiB is refused). A fetch goes through the proxy HTTP_PROXY,
-HTTPS_PROXY or ALL_PROXY names, except to hosts NO_PROXY lists.
+HTTPS_PROXY or ALL_PROXY names, except to hosts NO_PROXY lists. Certificates
+are checked against the system's authorities, or on Linux those
+SSL_CERT_FILE or SSL_CERT_DIR name, when set.
 
 Warnings cover misspelled keys that were accepted, unknown keys, rules outside
 groups, patterns starting with neither '/' nor a wildcard (full URLs among
