@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 
 use crate::matcher::index::partition_point;
+use crate::matcher::url::trim_controls;
 use crate::model::Parsed;
 use crate::parse::{is_star, product_token, trim};
 
@@ -98,7 +99,9 @@ pub(crate) fn select_names<'a>(
     if parsed.lookup_keys().is_empty() {
         return star(parsed);
     }
-    let agent = trim_name(agent.as_bytes());
+    // Whitespace and control characters around a name are no part of it
+    // (a header value read from a file may bring its line end).
+    let agent = trim_controls(agent.as_bytes());
     let token = crawler_token(agent);
     if !token.is_empty() && !is_star(agent) {
         // The binary search reads only the tokens' 8-octet keys; tokens are
@@ -133,22 +136,8 @@ pub(crate) fn select_names<'a>(
     star(parsed)
 }
 
-/// A crawler name without the whitespace and control characters around
-/// it (a header value read from a file may bring its line end): octets up
-/// to and including space, as a URL parser trims a URL (WHATWG URL,
-/// "remove any leading and trailing C0 control or space").
-#[inline]
-pub(crate) fn trim_name(name: &[u8]) -> &[u8] {
-    let start = name.iter().position(|&b| b > b' ').unwrap_or(name.len());
-    let end = name
-        .iter()
-        .rposition(|&b| b > b' ')
-        .map_or(start, |i| i + 1);
-    &name[start..end]
-}
-
 /// The token a crawler is matched by (RFC 9309 section 2.2.1): the leading
-/// product token of `agent` (trimmed by the caller, [`trim_name`]), or,
+/// product token of `agent` (trimmed by the caller, [`trim_controls`]), or,
 /// when that is `Mozilla` and a comment names a crawler after
 /// `compatible;` ([`compatible_comment`]), that crawler's. Empty when
 /// `agent` starts with none.

@@ -288,7 +288,7 @@ impl Robots {
     /// assert_eq!(Robots::agent_token("*"), "");
     /// ```
     pub fn agent_token(agent: &str) -> &str {
-        let token = agent::crawler_token(agent::trim_name(agent.as_bytes()));
+        let token = agent::crawler_token(crate::matcher::url::trim_controls(agent.as_bytes()));
         // A run of ASCII octets within `agent`, so on character boundaries.
         let start = token.as_ptr() as usize - agent.as_ptr() as usize;
         &agent[start..start + token.len()]

@@ -107,7 +107,7 @@ static AUTHORITY_END: [u8; 256] = {
 /// with `?`.
 #[inline]
 fn raw_path(url: &str) -> &[u8] {
-    let s = trim(url.as_bytes());
+    let s = trim_controls(url.as_bytes());
     let s = &s[..memchr::memchr(b'#', s).unwrap_or(s.len())];
     let start = if s.starts_with(b"//") {
         authority_end(s, 2)
@@ -125,9 +125,10 @@ fn raw_path(url: &str) -> &[u8] {
 /// Removes C0 controls and spaces at both ends, as the URL standard's
 /// parser does (a DEL stays, and is encoded, as that parser would: `%7F`).
 /// (A UTF-8 string's other characters have no octet below 0x80, so
-/// trimming octets is trimming characters.)
+/// trimming octets is trimming characters.) Crawler names are trimmed so
+/// too (`agent::select_names`).
 #[inline]
-fn trim(mut s: &[u8]) -> &[u8] {
+pub(crate) fn trim_controls(mut s: &[u8]) -> &[u8] {
     let cut = |b: u8| b <= b' ';
     while let [first, rest @ ..] = s
         && cut(*first)
