@@ -697,14 +697,13 @@ async fn plain_http_on_an_https_url_is_a_tls_failure() {
 
     let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
 
-    assert!(
-        matches!(
-            result(&robots),
-            FetchResult::Unreachable(UnreachableReason::Tls(_))
+    match result(&robots) {
+        FetchResult::Unreachable(UnreachableReason::Tls(text)) => assert!(
+            text.starts_with("the server answered in something other than TLS, such as plain HTTP"),
+            "{text}"
         ),
-        "{:?}",
-        result(&robots)
-    );
+        other => panic!("{other:?}"),
+    }
     assert_eq!(robots.fetch_outcome().unwrap().status(), None);
     assert_disallow_all(&robots, &base);
 }

@@ -18,6 +18,7 @@ use super::client::{Config, Fetcher};
 use super::expiry;
 use super::outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
 use super::redirect;
+use super::tls;
 use crate::{Error, Robots};
 
 /// What is known about the exchange so far; kept outside the timed future so
@@ -320,7 +321,7 @@ fn classify(error: &reqwest::Error, url: &Url) -> UnreachableReason {
     } else if error.is_dns() {
         UnreachableReason::Dns(text)
     } else if url.scheme() == "https" && looks_like_tls(error) {
-        UnreachableReason::Tls(text)
+        UnreachableReason::Tls(tls::in_words(error).unwrap_or(text))
     } else if error.is_connect() {
         UnreachableReason::Connect(text)
     } else if error.is_body() || error.is_decode() {
@@ -331,15 +332,17 @@ fn classify(error: &reqwest::Error, url: &Url) -> UnreachableReason {
 }
 
 /// Whether a failure on an https request came from the TLS layer: rustls
-/// reports handshake and certificate failures as `InvalidData` I/O errors,
-/// and a server that closes the connection mid-handshake as
-/// `UnexpectedEof` while connecting (the TCP connection was made by then:
-/// its own failures have kinds of their own, such as `ConnectionRefused`).
+/// reports handshake and certificate failures as `InvalidData` I/O errors
+/// (wrapping its own error), and a server that closes the connection
+/// mid-handshake as `UnexpectedEof` while connecting (the TCP connection
+/// was made by then: its own failures have kinds of their own, such as
+/// `ConnectionRefused`).
 fn looks_like_tls(error: &reqwest::Error) -> bool {
-    io_causes(error).any(|io| {
-        io.kind() == io::ErrorKind::InvalidData
-            || (io.kind() == io::ErrorKind::UnexpectedEof && error.is_connect())
-    })
+    tls::rustls_error(error).is_some()
+        || io_causes(error).any(|io| {
+            io.kind() == io::ErrorKind::InvalidData
+                || (io.kind() == io::ErrorKind::UnexpectedEof && error.is_connect())
+        })
 }
 
 /// What this machine ran out of, with the system's error, if that is why a
@@ -380,17 +383,22 @@ fn shortage(io: &io::Error) -> Option<&'static str> {
     what
 }
 
-/// The I/O errors among `error` and its causes. (An I/O error wrapping
-/// another error has a `source` that skips the one it wraps: that one is
-/// taken instead.)
-fn io_causes<'a>(error: &'a (dyn StdError + 'static)) -> impl Iterator<Item = &'a io::Error> {
-    let causes = std::iter::successors(Some(error), |&err| {
+/// `error` and its causes. (An I/O error wrapping another error has a
+/// `source` that skips the one it wraps: that one is taken instead.)
+pub(crate) fn causes<'a>(
+    error: &'a (dyn StdError + 'static),
+) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
+    std::iter::successors(Some(error), |&err| {
         match err.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
             Some(inner) => Some(inner as &(dyn StdError + 'static)),
             None => err.source(),
         }
-    });
-    causes.filter_map(|err| err.downcast_ref::<io::Error>())
+    })
+}
+
+/// The I/O errors among `error` and its causes.
+fn io_causes<'a>(error: &'a (dyn StdError + 'static)) -> impl Iterator<Item = &'a io::Error> {
+    causes(error).filter_map(|err| err.downcast_ref::<io::Error>())
 }
 
 /// An error and its causes on one line, without repeating text.

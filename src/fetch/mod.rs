@@ -98,6 +98,7 @@ pub(crate) mod fuzz;
 mod outcome;
 mod redirect;
 mod target;
+mod tls;
 
 use std::future::Future;
 use std::sync::LazyLock;

@@ -407,7 +407,9 @@ pub enum UnreachableReason {
     Connect(String),
     /// The host name did not resolve.
     Dns(String),
-    /// The TLS handshake failed.
+    /// The TLS handshake failed: the server's certificate was not trusted,
+    /// had expired or was for another name (each said in words), the
+    /// server did not speak TLS, or the handshake was cut short.
     Tls(String),
     /// The connection ended before `Content-Length` bytes arrived.
     TruncatedBody {

@@ -1,4 +1,4 @@
-//! Helpers shared by the fetch test files (`fetch`, `fetch_socket`,
+//! Helpers shared by the fetch test files (`fetch`, `fetch_socket`, `tls`,
 //! `adversarial`, `cli`): the rules every test server serves, the checks of
 //! what a fetched `Robots` allows, and a SOCKS5 proxy.
 
