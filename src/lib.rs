@@ -112,7 +112,8 @@
 //!   keepout also reads a key by its start (`Disallowed` is `Disallow`).
 //! - A UTF-16 body (known by its byte order mark, or by every other octet
 //!   being zero) is transcoded and read. Google's parser reads octets as
-//!   UTF-8 and cuts each line at its first NUL, so it finds no rules there.
+//!   UTF-8 and cuts each line at its first NUL, so it finds no rules there;
+//!   a [`WarningKind::NotUtf8`] warning says so.
 //! - A user-agent line with no product token (`User-agent: *bot`) names no
 //!   crawler, not even one asked about by an empty name, which Google's
 //!   library (called outside its contract) matches to it.

@@ -115,6 +115,29 @@ pub enum WarningKind {
     LineTooLong,
     /// A NUL byte; the rest of the line was ignored.
     NulByte,
+    /// The file is not in UTF-8, which RFC 9309 section 2.2 requires, but
+    /// in UTF-16 (known by its byte order mark or its shape), or, when
+    /// fetched, in the single-byte encoding its `Content-Type` names (and
+    /// its octets are not UTF-8). keepout transcoded it and read its rules;
+    /// crawlers reading it as UTF-8 may not: Google's parser finds no rule
+    /// in a UTF-16 file. Reported at line 1.
+    ///
+    /// ```
+    /// use keepout::{Robots, WarningKind};
+    ///
+    /// let utf16: Vec<u8> = "User-agent: *\nDisallow: /private\n"
+    ///     .encode_utf16()
+    ///     .flat_map(u16::to_le_bytes)
+    ///     .collect();
+    /// let robots = Robots::parse(&utf16);
+    /// assert!(!robots.is_allowed("ExampleBot", "https://example.com/private"));
+    /// assert_eq!(robots.warnings()[0].kind, WarningKind::NotUtf8 { encoding: "UTF-16LE" });
+    /// ```
+    NotUtf8 {
+        /// The encoding's name, as the Encoding Standard gives it
+        /// (`UTF-16LE`, `UTF-16BE`, `windows-1252`, ...).
+        encoding: &'static str,
+    },
 }
 
 impl Warning {
@@ -186,6 +209,14 @@ impl fmt::Display for WarningKind {
                 crate::limits::MAX_LINE_LEN
             ),
             WarningKind::NulByte => f.write_str("NUL byte; the rest of the line was ignored"),
+            WarningKind::NotUtf8 { encoding } if encoding.starts_with("UTF-16") => write!(
+                f,
+                "file in {encoding}, not UTF-8 (RFC 9309 section 2.2); keepout read it so, but crawlers that read it as UTF-8, Google's parser among them, find no rules in it"
+            ),
+            WarningKind::NotUtf8 { encoding } => write!(
+                f,
+                "file in {encoding}, not UTF-8 (RFC 9309 section 2.2); keepout read it so, but crawlers that read it as UTF-8 may read its non-ASCII octets otherwise"
+            ),
         }
     }
 }

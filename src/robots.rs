@@ -80,7 +80,8 @@ impl Robots {
     /// whatever the bytes: lines it cannot read are skipped and reported in
     /// [`warnings`](Robots::warnings). A body in UTF-16 is transcoded
     /// first, known by its byte order mark or, without one, by its every
-    /// other octet being zero.
+    /// other octet being zero, and warned of
+    /// ([`WarningKind::NotUtf8`](crate::WarningKind::NotUtf8)).
     ///
     /// For other options (MK1996 literal matching) see [`ParseOptions`].
     pub fn parse(body: impl AsRef<[u8]>) -> Robots {

@@ -1622,6 +1622,34 @@ async fn show_names_an_html_page_once() {
     assert_eq!(kinds, ["unknown_key"]);
 }
 
+/// A UTF-16 file is read, and `show` says that crawlers reading it as
+/// UTF-8 find no rules in it.
+#[tokio::test]
+async fn show_says_a_utf16_file_is_not_utf8() {
+    let body: Vec<u8> = [0xFE, 0xFF]
+        .into_iter()
+        .chain(
+            "User-agent: *\nDisallow: /private\n"
+                .encode_utf16()
+                .flat_map(u16::to_be_bytes),
+        )
+        .collect();
+    let run = keepout(&["show", "--json", "-"], &body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = run.json();
+    assert_eq!(json[0]["groups"][0]["disallow"], 1);
+    let warnings = json[0]["warnings"].as_array().unwrap().clone();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["kind"], "not_utf8");
+    assert_eq!(warnings[0]["line"], 1);
+    let message = warnings[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("file in UTF-16BE, not UTF-8 (RFC 9309 section 2.2)")
+            && message.contains("Google's parser among them, find no rules in it"),
+        "{message}"
+    );
+}
+
 /// Patterns that match nothing, or not everywhere, as their author meant:
 /// a full URL, a space; and a sitemap given as a path.
 #[tokio::test]

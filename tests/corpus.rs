@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use keepout::{AgentMatch, Cause, Decision, ParseOptions, Robots, RuleKind};
+use keepout::{AgentMatch, Cause, Decision, ParseOptions, Robots, RuleKind, WarningKind};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus");
 
@@ -299,6 +299,18 @@ fn utf16_files_yield_their_rules() {
     assert!(!vue.is_allowed("AnyBot", "/book-tickets/summary/1"));
     assert!(vue.is_allowed("AnyBot", "/films"));
     assert_eq!(vue.sitemaps().len(), 1);
+    for robots in [&usps, &vue] {
+        let first = &robots.warnings()[0];
+        assert_eq!(
+            (first.line, &first.kind),
+            (
+                1,
+                &WarningKind::NotUtf8 {
+                    encoding: "UTF-16LE"
+                }
+            )
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use http::StatusCode;
 use keepout::fetch::{FetchResult, Fetcher, UnavailableReason, UnreachableReason};
-use keepout::{Access, Error, Robots};
+use keepout::{Access, Error, Robots, WarningKind};
 use wiremock::matchers::{header, header_exists, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -558,6 +558,23 @@ async fn latin1_body_is_transcoded() {
     assert!(!robots.is_allowed(AGENT, format!("{base}/caf%C3%A9")));
     assert!(!robots.is_allowed(AGENT, format!("{base}/café/menu")));
     assert!(robots.is_allowed(AGENT, format!("{base}/cafe")));
+    // The Encoding Standard reads the label as windows-1252.
+    assert_eq!(encoding_warnings(&robots), ["windows-1252"]);
+}
+
+/// The encodings that `robots`'s `NotUtf8` warnings name.
+fn encoding_warnings(robots: &Robots) -> Vec<&'static str> {
+    robots
+        .warnings()
+        .iter()
+        .filter_map(|w| match w.kind {
+            WarningKind::NotUtf8 { encoding } => {
+                assert_eq!(w.line, 1);
+                Some(encoding)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -572,6 +589,7 @@ async fn utf8_body_labelled_latin1_stays_utf8() {
     assert!(robots.is_allowed(AGENT, format!("{base}/cafe")));
     let rule = robots.groups().next().unwrap().rules().next().unwrap();
     assert_eq!(rule.to_string(), "Disallow: /café");
+    assert!(robots.warnings().is_empty(), "{:?}", robots.warnings());
 }
 
 #[tokio::test]
@@ -584,6 +602,7 @@ async fn utf16_body_with_bom_is_transcoded() {
     let robots = fetcher().fetch(server.uri()).await.unwrap();
     assert_eq!(result(&robots), &FetchResult::Fetched);
     assert_rules(&robots, &server.uri());
+    assert_eq!(encoding_warnings(&robots), ["UTF-16LE"]);
 }
 
 /// Without a BOM or a right label: known by its shape (see
@@ -614,6 +633,8 @@ async fn utf16_body_without_bom_or_label_is_transcoded() {
             let robots = fetcher().fetch(server.uri()).await.unwrap();
             assert_eq!(result(&robots), &FetchResult::Fetched);
             assert_rules(&robots, &server.uri());
+            let encoding = if big_endian { "UTF-16BE" } else { "UTF-16LE" };
+            assert_eq!(encoding_warnings(&robots), [encoding]);
         }
     }
 }
@@ -630,6 +651,7 @@ async fn utf16_label_on_ascii_with_a_nul_is_ignored() {
         let robots = fetcher().fetch(server.uri()).await.unwrap();
         assert_eq!(result(&robots), &FetchResult::Fetched);
         assert_rules(&robots, &server.uri());
+        assert!(encoding_warnings(&robots).is_empty());
     }
 }
 
@@ -640,6 +662,7 @@ async fn utf8_bom_is_skipped() {
     let robots = fetcher().fetch(server.uri()).await.unwrap();
     assert_eq!(result(&robots), &FetchResult::Fetched);
     assert_rules(&robots, &server.uri());
+    assert!(robots.warnings().is_empty(), "{:?}", robots.warnings());
 }
 
 #[tokio::test]

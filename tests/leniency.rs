@@ -115,6 +115,28 @@ fn utf16_with_byte_order_mark_is_transcoded() {
     let mut be = vec![0xFE, 0xFF];
     be.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
     assert!(blocks(&be, "bot", "/private"));
+    // RFC 9309 section 2.2 asks for UTF-8: said once, at line 1.
+    for (body, encoding) in [(&le, "UTF-16LE"), (&be, "UTF-16BE")] {
+        let warnings = Robots::parse(body).warnings().to_vec();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            (warnings[0].line, &warnings[0].kind),
+            (1, &WarningKind::NotUtf8 { encoding })
+        );
+        assert!(
+            warnings[0]
+                .to_string()
+                .starts_with(&format!("line 1: file in {encoding}, not UTF-8 (RFC 9309")),
+            "{}",
+            warnings[0]
+        );
+    }
+    // A UTF-8 byte order mark is UTF-8.
+    assert!(
+        Robots::parse(format!("\u{feff}{text}"))
+            .warnings()
+            .is_empty()
+    );
 }
 
 /// Without a BOM, a UTF-16 body is known by its every other octet being
@@ -136,6 +158,34 @@ fn utf16_without_byte_order_mark_is_transcoded() {
     }
     // Cut after an odd number of octets: the last half character is U+FFFD.
     assert!(blocks(&le[..le.len() - 1], "bot", "/private"));
+    // The encoding's warning comes first, before those of the lines.
+    let mut with_typo = text.replace("Disallow: /private", "Disalow: /private");
+    with_typo.push_str("Disallow /x\n");
+    let le: Vec<u8> = with_typo
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let kinds: Vec<_> = Robots::parse(&le)
+        .warnings()
+        .iter()
+        .map(|w| (w.line, w.kind.clone()))
+        .collect();
+    assert!(
+        matches!(
+            &kinds[..],
+            [
+                (
+                    1,
+                    WarningKind::NotUtf8 {
+                        encoding: "UTF-16LE"
+                    }
+                ),
+                (3, WarningKind::Misspelled { .. }),
+                (5, WarningKind::MissingColon),
+            ]
+        ),
+        "{kinds:?}"
+    );
 
     // Not UTF-16: NUL bytes, but not every other octet.
     for body in [

@@ -337,3 +337,31 @@ fn the_independent_normal_form_is_that_of_section_2_2_2() {
     assert_eq!(normal_pattern("/itm/*/%"), "/itm/*/%");
     assert_eq!(normal_pattern("/a%*%2f%$"), "/a%*%2F%25$");
 }
+
+/// What the `NotUtf8` warning says of a UTF-16 file: keepout reads its
+/// rules, and crawlers that read it as UTF-8, Google's parser among them,
+/// find none. (Two corpus files are UTF-16; their rules decide none of the
+/// common paths, so the tests above do not meet them.)
+#[test]
+fn a_utf16_file_gives_the_peers_no_rules() {
+    let files = corpus::load();
+    let usps = files.iter().find(|f| f.name.starts_with("299_")).unwrap();
+    let url = "https://store.usps.com/store/cart/x";
+
+    let robots = Robots::parse(&usps.body);
+
+    assert!(!robots.is_allowed("AnyBot", url));
+    assert_eq!(
+        robots.warnings()[0].kind,
+        keepout::WarningKind::NotUtf8 {
+            encoding: "UTF-16LE"
+        }
+    );
+    for peer in [Peer::Robotstxt, Peer::TextingRobots] {
+        assert_eq!(
+            peer.allowed(&usps.text, "AnyBot", url),
+            Some(true),
+            "{peer:?}"
+        );
+    }
+}

@@ -13,13 +13,13 @@ use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 use http::HeaderValue;
 
 /// The body as UTF-8 (a UTF-8 BOM, if any, is left for the parser to
-/// skip). `truncated`: the body was cut at the size limit, so it may end
-/// inside a character.
+/// skip), and the encoding it was transcoded from, if it was. `truncated`:
+/// the body was cut at the size limit, so it may end inside a character.
 pub(crate) fn to_utf8(
     body: Vec<u8>,
     content_type: Option<&HeaderValue>,
     truncated: bool,
-) -> Vec<u8> {
+) -> (Vec<u8>, Option<&'static Encoding>) {
     let encoding = match Encoding::for_bom(&body) {
         Some((encoding, _)) => encoding,
         // UTF-16 without a BOM, whatever the label says (read under a
@@ -31,16 +31,16 @@ pub(crate) fn to_utf8(
                 .and_then(|label| fit(label, &body, truncated))
         }) {
             Some(encoding) => encoding,
-            None => return body,
+            None => return (body, None),
         },
     };
     if encoding == UTF_8 {
-        return body;
+        return (body, None);
     }
     // `decode` strips a BOM for the encoding it detects and replaces
     // malformed sequences with U+FFFD, so parsing always sees valid text.
     let (text, _, _) = encoding.decode(&body);
-    text.into_owned().into_bytes()
+    (text.into_owned().into_bytes(), Some(encoding))
 }
 
 /// The encoding to read `body` (which has no BOM) in, given its `charset`
@@ -142,7 +142,7 @@ mod tests {
 
     /// [`to_utf8`] of a body read to its end.
     fn whole(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<u8> {
-        to_utf8(body, content_type, false)
+        to_utf8(body, content_type, false).0
     }
 
     #[test]
@@ -203,8 +203,8 @@ mod tests {
         // UTF-8; one read to its end is not.
         let latin1 = ct("text/plain; charset=latin1");
         let cut = body[..body.len() - 2].to_vec();
-        assert_eq!(to_utf8(cut.clone(), Some(&latin1), true), cut);
-        assert_ne!(to_utf8(cut, Some(&latin1), false), body[..body.len() - 2]);
+        assert_eq!(to_utf8(cut.clone(), Some(&latin1), true).0, cut);
+        assert_ne!(to_utf8(cut, Some(&latin1), false).0, body[..body.len() - 2]);
         // A Latin-1 body is not valid UTF-8 (a lone 0xE9), even at its
         // very end: transcoded.
         assert_eq!(

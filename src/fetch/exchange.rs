@@ -19,7 +19,7 @@ use super::expiry;
 use super::outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
 use super::redirect;
 use super::tls;
-use crate::{Error, Robots};
+use crate::{Error, Robots, parse};
 
 /// What is known about the exchange so far; kept outside the timed future so
 /// a timeout still reports where it got to.
@@ -104,13 +104,13 @@ impl Fetcher {
                 outcome.truncated_at_cap = body.truncated;
                 outcome.etag = etag_text(headers);
                 outcome.last_modified = header_text(headers, &LAST_MODIFIED);
-                let mut text =
+                let (mut text, from) =
                     charset::to_utf8(body.bytes, headers.get(CONTENT_TYPE), body.truncated);
                 if body.truncated {
                     // Section 2.5: parse the complete lines within the limit.
                     body::drop_partial_line(&mut text);
                 }
-                Robots::parse(text)
+                Robots::from_parsed(parse::parse_decoded(&text, from))
             }
             Ending::NotModified => {
                 // Only reached when `previous` had validators.

@@ -75,7 +75,7 @@ pub fn codings(transfer: &[HeaderValue], content: &[HeaderValue]) -> Result<(u8,
 /// A body as the parser is handed it, under `Content-Type: content_type`
 /// (none if `None`), `truncated` if cut at the cap.
 pub fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>, truncated: bool) -> Vec<u8> {
-    let mut text = charset::to_utf8(body, content_type, truncated);
+    let (mut text, _) = charset::to_utf8(body, content_type, truncated);
     if truncated {
         super::body::drop_partial_line(&mut text);
     }

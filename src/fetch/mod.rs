@@ -53,7 +53,8 @@
 //! connection then has it cut there at once. A `charset` in `Content-Type` other than UTF-8
 //! (ISO-8859-1, Windows-1252, UTF-16, ...), a UTF-16 BOM, or a body whose
 //! every other octet is zero (UTF-16 without a BOM, whatever its label) is
-//! transcoded to UTF-8 before parsing; a label that cannot fit the body (UTF-16 on a body
+//! transcoded to UTF-8 before parsing, with a
+//! [`NotUtf8`](crate::WarningKind::NotUtf8) warning; a label that cannot fit the body (UTF-16 on a body
 //! with no zero octet, or one of the labels the Encoding Standard decodes
 //! to a single U+FFFD, such as `iso-2022-kr`) is ignored, so a mislabelled
 //! `Disallow: /` still disallows. A body that is valid UTF-8 is read as

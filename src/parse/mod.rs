@@ -248,21 +248,31 @@ pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
     // A UTF-16 body (two corpus files are) is recognised by its byte order
     // mark, or without one by its shape, and transcoded first; everything
     // else is read as bytes.
-    // Arena offsets are 32-bit and a line's value can grow 3x when stored
-    // (percent-encoding, U+FFFD for bad UTF-8), so only the first
-    // `MAX_BODY_LEN` octets are read, transcoded or not.
-    let cap = |text: &[u8]| text.len().min(MAX_BODY_LEN);
     let utf16 = match encoding_rs::Encoding::for_bom(body) {
         Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
         None => utf16_by_shape(body),
     };
     if let Some(enc) = utf16 {
-        let body = &body[..cap(body)];
-        let (text, _) = enc.decode_with_bom_removal(body);
-        let text = text.as_bytes();
-        return parse_with_scratch(&text[..cap(text)], options);
+        let (text, _) = enc.decode_with_bom_removal(capped(body));
+        return parse_with_scratch(capped(text.as_bytes()), options, Some(enc));
     }
-    parse_with_scratch(&body[..cap(body)], options)
+    parse_with_scratch(capped(body), options, None)
+}
+
+/// Parses a body the fetcher has made UTF-8 (`fetch::charset`), from
+/// `from` if it was in another encoding.
+pub(crate) fn parse_decoded(text: &[u8], from: Option<&'static encoding_rs::Encoding>) -> Parsed {
+    match from {
+        Some(_) => parse_with_scratch(capped(text), &ParseOptions::new(), from),
+        None => parse(text, &ParseOptions::new()),
+    }
+}
+
+/// The first `MAX_BODY_LEN` octets of `text`: arena offsets are 32-bit and
+/// a line's value can grow 3x when stored (percent-encoding, U+FFFD for
+/// bad UTF-8), so only that much is read, transcoded or not.
+fn capped(text: &[u8]) -> &[u8] {
+    &text[..text.len().min(MAX_BODY_LEN)]
 }
 
 /// The byte order of a UTF-16 body without a byte order mark, told by its
@@ -286,11 +296,26 @@ pub(crate) fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encodi
     (narrow * 4 >= units * 3).then_some(encoding)
 }
 
-/// Parses `body` in this thread's [`Scratch`] arrays.
-fn parse_with_scratch(body: &[u8], options: &ParseOptions) -> Parsed {
+/// Parses `body` in this thread's [`Scratch`] arrays; `from`: the encoding
+/// it was transcoded from, if it was.
+fn parse_with_scratch(
+    body: &[u8],
+    options: &ParseOptions,
+    from: Option<&'static encoding_rs::Encoding>,
+) -> Parsed {
     // A fresh one only while the thread is being torn down.
     let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
-    let (parsed, scratch) = Builder::new(options, scratch).run(body);
+    let mut builder = Builder::new(options, scratch);
+    if let Some(encoding) = from {
+        // RFC 9309 section 2.2: the file must be UTF-8.
+        builder.warn(
+            1,
+            WarningKind::NotUtf8 {
+                encoding: encoding.name(),
+            },
+        );
+    }
+    let (parsed, scratch) = builder.run(body);
     let _ = SCRATCH.try_with(|s| s.set(scratch.emptied()));
     parsed
 }
@@ -1254,7 +1279,7 @@ impl Builder {
             named_filter,
             star_index,
             rare: rare.boxed(),
-            // At most `MAX_BODY_LEN` (2^30): see `parse`.
+            // At most `MAX_BODY_LEN` (2^30): see `capped`.
             body_len: body_len as u32,
         };
         let scratch = Scratch {

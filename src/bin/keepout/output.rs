@@ -195,6 +195,7 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
         WarningKind::SitemapNotUrl => "sitemap_not_url",
         WarningKind::LineTooLong => "line_too_long",
         WarningKind::NulByte => "nul_byte",
+        WarningKind::NotUtf8 { .. } => "not_utf8",
         _ => "other",
     }
 }
