@@ -55,6 +55,20 @@
 //! questions from a shell: `keepout check --agent ExampleBot URL...` and
 //! `keepout show FILE|URL`.
 //!
+//! # Cargo features
+//!
+//! - `fetch` (on by default): [`fetch`] and [`cache`], on reqwest, tokio
+//!   and rustls. A crawler with an HTTP client of its own can leave it off
+//!   (`default-features = false`): parsing, matching, [`Robots::explain`],
+//!   the lints and [`fetch::robots_url`] then build on six small crates
+//!   (url, percent-encoding, http, memchr, encoding_rs, thiserror), with no
+//!   TLS library and no C code. Fetch the robots.txt URL yourself and
+//!   follow RFC 9309 section 2.3.1: a 2xx body is parsed (the first
+//!   500 KiB at least, section 2.5), a 4xx allows all
+//!   ([`Robots::allow_all`]), and a 5xx or no answer disallows all
+//!   ([`Robots::disallow_all`]).
+//! - `cli`: the `keepout` command; implies `fetch`.
+//!
 //! # Architecture
 //!
 //! | module | concern |
@@ -121,6 +135,7 @@
 #![deny(missing_docs)]
 
 mod agent;
+#[cfg(feature = "fetch")]
 pub mod cache;
 mod error;
 mod explain;
@@ -137,9 +152,11 @@ mod robots;
 mod view;
 
 pub use agent::AgentMatch;
+#[cfg(feature = "fetch")]
 pub use cache::{CacheStats, RobotsCache, RobotsCacheBuilder};
 pub use error::Error;
 pub use explain::{Cause, Decision};
+#[cfg(feature = "fetch")]
 pub use fetch::{
     FetchOutcome, FetchResult, Fetcher, FetcherBuilder, UnavailableReason, UnreachableReason,
 };
@@ -152,6 +169,7 @@ pub use view::{GroupView, RuleKind, RuleView};
 /// The `http` crate's status code, which [`FetchOutcome::status`] and
 /// [`UnreachableReason::Status`] carry: re-exported, so that matching on
 /// one needs no dependency of your own, nor one of a matching version.
+#[cfg(feature = "fetch")]
 pub use http::StatusCode;
 /// The `url` crate's URL, which [`FetchOutcome::robots_url`] and
 /// [`fetch::robots_url`] return and every check accepts (as `&url`):

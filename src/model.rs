@@ -1018,6 +1018,7 @@ impl Parsed {
     }
 
     /// The groups, in file order.
+    #[cfg(any(feature = "fetch", test))]
     pub fn groups(&self) -> impl ExactSizeIterator<Item = Group> + '_ {
         self.table
             .chunks(Section::Groups)
@@ -1328,6 +1329,7 @@ impl Parsed {
     /// slots (a crawler's checks build one index: its group's, or the one
     /// over its merged groups, or the `*` groups'). Checks under several
     /// names can build more.
+    #[cfg(feature = "fetch")]
     pub fn index_bytes_bound(&self) -> usize {
         let rules = |(start, end): (u32, u32)| (end - start) as usize;
         let groups = self

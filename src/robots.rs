@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::agent::{self, AgentMatch};
 use crate::explain::{Cause, Decision};
+#[cfg(feature = "fetch")]
 use crate::fetch::FetchOutcome;
 use crate::lint::Warning;
 use crate::matcher::{self, url::normal_path};
@@ -72,6 +73,7 @@ impl fmt::Display for Access {
 pub struct Robots {
     parsed: Arc<Parsed>,
     access: Access,
+    #[cfg(feature = "fetch")]
     fetch: Option<Arc<FetchOutcome>>,
 }
 
@@ -92,6 +94,7 @@ impl Robots {
         Robots {
             parsed: Arc::new(parsed),
             access: Access::Rules,
+            #[cfg(feature = "fetch")]
             fetch: None,
         }
     }
@@ -405,7 +408,11 @@ impl Robots {
     /// assert_eq!(urls, ["https://example.com/a.xml"]);
     /// ```
     pub fn sitemap_urls(&self) -> Vec<url::Url> {
-        self.sitemap_urls_from(self.fetch_outcome().map(FetchOutcome::final_url))
+        #[cfg(feature = "fetch")]
+        let base = self.fetch_outcome().map(FetchOutcome::final_url);
+        #[cfg(not(feature = "fetch"))]
+        let base = None;
+        self.sitemap_urls_from(base)
     }
 
     /// [`sitemap_urls`](Robots::sitemap_urls) with paths resolved against
@@ -505,11 +512,13 @@ impl Robots {
     /// }
     /// # Ok(()) }
     /// ```
+    #[cfg(feature = "fetch")]
     pub fn fetch_outcome(&self) -> Option<&FetchOutcome> {
         self.fetch.as_deref()
     }
 
     /// Attaches a fetch outcome (used by the fetcher).
+    #[cfg(feature = "fetch")]
     pub(crate) fn with_fetch_outcome(mut self, outcome: FetchOutcome) -> Robots {
         self.fetch = Some(Arc::new(outcome));
         self
@@ -544,12 +553,17 @@ impl Robots {
     /// assert!(robots.heap_bytes() < body.len()); // 2,014 octets of body
     /// ```
     pub fn heap_bytes(&self) -> usize {
-        self.parsed.heap_bytes() + self.fetch.as_deref().map_or(0, FetchOutcome::heap_bytes)
+        #[cfg(feature = "fetch")]
+        let fetch = self.fetch.as_deref().map_or(0, FetchOutcome::heap_bytes);
+        #[cfg(not(feature = "fetch"))]
+        let fetch = 0;
+        self.parsed.heap_bytes() + fetch
     }
 
     /// The most heap bytes the prefix index one crawler's checks build
     /// could add to [`heap_bytes`](Robots::heap_bytes): what a
     /// [`RobotsCache`](crate::RobotsCache) weighs in.
+    #[cfg(feature = "fetch")]
     pub(crate) fn index_bytes_bound(&self) -> usize {
         self.parsed.index_bytes_bound()
     }
@@ -557,14 +571,15 @@ impl Robots {
 
 impl fmt::Debug for Robots {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Robots")
-            .field("access", &self.access)
+        let mut out = f.debug_struct("Robots");
+        out.field("access", &self.access)
             .field("groups", &self.parsed.group_count())
             .field("rules", &self.parsed.rules.len())
             .field("sitemaps", &self.parsed.sitemaps().collect::<Vec<_>>())
-            .field("warnings", &self.parsed.warning_count())
-            .field("fetch", &self.fetch)
-            .finish()
+            .field("warnings", &self.parsed.warning_count());
+        #[cfg(feature = "fetch")]
+        out.field("fetch", &self.fetch);
+        out.finish()
     }
 }
 

@@ -31,6 +31,7 @@
 //! | 1xx responses | `informational_responses_then_ok_is_fetched`, `processing_forever_times_out`, `unsolicited_switching_protocols_is_unreachable` |
 //! | huge headers | `endless_header_lines_are_refused`, `one_huge_header_line_is_refused`, `too_many_headers_are_refused` |
 //! | (also) hostile caching headers | `hostile_caching_headers_are_capped_at_a_day` |
+#![cfg(feature = "fetch")]
 
 use std::io::{Read as _, Write as _};
 use std::net::SocketAddr;

@@ -1,5 +1,6 @@
 //! The robots.txt cache against local servers (wiremock), with an injected
 //! clock instead of real sleeps (RFC 9309 sections 2.4 and 2.3.1.4).
+#![cfg(feature = "fetch")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -711,6 +711,7 @@ fn urls_are_taken_as_str_string_or_url() {
 /// `StatusCode` and `Url` come with the crate: no dependency of one's own
 /// is needed to match on an outcome's status or to hold a URL.
 #[test]
+#[cfg(feature = "fetch")]
 fn status_code_and_url_are_reexported() {
     let url = keepout::Url::parse("https://example.com/a").unwrap();
     let robots = Robots::parse("User-agent: *\nDisallow: /a\n");

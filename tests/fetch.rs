@@ -1,5 +1,6 @@
 //! The fetcher against local HTTP servers (wiremock): statuses, redirects,
 //! encodings, caps, expiry and conditional refresh (RFC 9309 section 2.3).
+#![cfg(feature = "fetch")]
 
 use std::io::Write;
 use std::time::{Duration, SystemTime};

@@ -3,6 +3,7 @@
 //! bodies, endless bodies, a gzip bomb, brotli windows too large to hold,
 //! transfer codings, TLS, connection and DNS failures, a connect that
 //! hangs.
+#![cfg(feature = "fetch")]
 
 use std::future::Future;
 use std::io::Write;

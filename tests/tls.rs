@@ -3,6 +3,7 @@
 //! made): a certificate the fetcher is told to trust is fetched from, and
 //! each kind of certificate failure is unreachable (disallow all, RFC 9309
 //! section 2.3.1.4) with a reason that says in words what was wrong.
+#![cfg(feature = "fetch")]
 
 mod common;
 

@@ -89,36 +89,53 @@
 //! # }
 //! ```
 
+#[cfg(feature = "fetch")]
 mod body;
+#[cfg(feature = "fetch")]
 mod charset;
+#[cfg(feature = "fetch")]
 mod client;
+#[cfg(feature = "fetch")]
 mod exchange;
+#[cfg(feature = "fetch")]
 mod expiry;
 #[cfg(feature = "__fuzz")]
 pub(crate) mod fuzz;
+#[cfg(feature = "fetch")]
 mod outcome;
+#[cfg(feature = "fetch")]
 mod redirect;
 mod target;
+#[cfg(feature = "fetch")]
 mod tls;
 
+#[cfg(feature = "fetch")]
 use std::future::Future;
+#[cfg(feature = "fetch")]
 use std::sync::LazyLock;
 
+#[cfg(feature = "fetch")]
 pub(crate) use expiry::MAX_FRESHNESS;
 
+#[cfg(feature = "fetch")]
 pub use client::{
     DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT, DEFAULT_UNREACHABLE_TTL, DEFAULT_USER_AGENT, Fetcher,
     FetcherBuilder, MIN_BODY_LIMIT,
 };
+#[cfg(feature = "fetch")]
 pub use outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
+#[cfg(feature = "fetch")]
 pub(crate) use target::{as_client_reads, origin_key_ref};
 pub use target::{origin_key, robots_url};
 
+#[cfg(feature = "fetch")]
 use crate::{Error, Robots};
 
 /// The fetcher behind [`Robots::fetch`], created on first use.
+#[cfg(feature = "fetch")]
 static SHARED: LazyLock<Fetcher> = LazyLock::new(Fetcher::new);
 
+#[cfg(feature = "fetch")]
 impl Robots {
     /// Fetches the robots.txt governing `url` (any URL of the site: a `&str`,
     /// `String` or [`url::Url`]) with a shared default [`Fetcher`].

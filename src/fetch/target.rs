@@ -62,6 +62,7 @@ pub(crate) fn origin_key_ref(url: &str) -> Result<Cow<'_, str>, Error> {
 /// any case) then a host, and holds none of `\`, tab, CR, LF, `'`, `/.` or
 /// `/%2e`, so that no such reading applies; else the URL standard's
 /// serialisation, or the text as written if it is no URL.
+#[cfg(feature = "fetch")]
 pub(crate) fn as_client_reads(url: &str) -> Cow<'_, str> {
     let b = url.as_bytes();
     let after_scheme = if b.len() >= 8 && b[..8].eq_ignore_ascii_case(b"https://") {
@@ -369,6 +370,7 @@ mod tests {
     proptest::proptest! {
         /// Where the text is kept as written, the `url` crate reads the
         /// same path and query from it (these pieces need no encoding).
+        #[cfg(feature = "fetch")]
         #[test]
         fn text_kept_as_written_is_what_the_url_crate_reads(
             pieces in proptest::collection::vec(
@@ -392,6 +394,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "fetch")]
     #[test]
     fn the_client_reading_is_taken_only_where_it_may_differ() {
         for url in [

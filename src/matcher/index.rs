@@ -69,6 +69,7 @@ const MEMO_MIN_PATH: usize = 256;
 const NONE: u32 = u32::MAX;
 
 /// The two reference counts of the `Arc` an index is kept in.
+#[cfg(any(feature = "fetch", test))]
 const ARC_COUNTS: usize = 2 * size_of::<usize>();
 
 /// One prefix rule, with all a check reads of it in one place (24 bytes;
@@ -451,6 +452,7 @@ impl Index {
     /// The most heap bytes an index of `rules` rules takes: the struct in
     /// its `Arc` (two counts), an entry (24 bytes) and a run start (4) per
     /// rule, and, for 32 rules or more, the table of [`Prefixes::starts`].
+    #[cfg(any(feature = "fetch", test))]
     pub(crate) fn bytes_bound(rules: usize) -> usize {
         let starts = if rules >= STARTS_MIN_ENTRIES { 129 } else { 0 };
         rules

@@ -261,6 +261,7 @@ pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
 
 /// Parses a body the fetcher has made UTF-8 (`fetch::charset`), from
 /// `from` if it was in another encoding.
+#[cfg(feature = "fetch")]
 pub(crate) fn parse_decoded(text: &[u8], from: Option<&'static encoding_rs::Encoding>) -> Parsed {
     match from {
         Some(_) => parse_with_scratch(capped(text), &ParseOptions::new(), from),
