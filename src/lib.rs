@@ -63,8 +63,10 @@
 //!   the lints and [`fetch::robots_url`] then build on six small crates
 //!   (url, percent-encoding, http, memchr, encoding_rs, thiserror), with no
 //!   TLS library and no C code. Fetch the robots.txt URL yourself and
-//!   follow RFC 9309 section 2.3.1: a 2xx body is parsed (the first
-//!   500 KiB at least, section 2.5), a 4xx allows all
+//!   follow RFC 9309 section 2.3.1: a 2xx body is parsed (read at most
+//!   [`MIN_BODY_LIMIT`](limits::MIN_BODY_LIMIT) octets and one more, and
+//!   give [`ParseOptions::body_limit`] the limit, which drops a line cut
+//!   short, as section 2.5 allows), a 4xx allows all
 //!   ([`Robots::allow_all`]), and a 5xx or no answer disallows all
 //!   ([`Robots::disallow_all`]).
 //! - `cli`: the `keepout` command; implies `fetch`.

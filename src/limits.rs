@@ -10,6 +10,7 @@
 //! | limit | value | past it |
 //! |---|---|---|
 //! | body | [`MAX_BODY_LEN`] = 1 GiB (after transcoding a UTF-16 body, too) | the rest is ignored: the parsed form uses 32-bit offsets |
+//! | body, when asked | [`ParseOptions::body_limit`](crate::ParseOptions::body_limit): none by default; [`MIN_BODY_LIMIT`] (500 KiB) is what RFC 9309 section 2.5 asks crawlers to parse at least | the complete lines within the limit are parsed, as the fetcher parses a body cut at its limit; a line cut short is dropped |
 //! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning |
 //! | a NUL octet in a line | | the rest of the line is ignored; a [`WarningKind::NulByte`](crate::WarningKind::NulByte) warning |
 //! | rules, groups, user-agents, sitemaps per file | none | memory and parse time grow linearly with the body: at most about 3 octets of patterns per body octet, plus 4 to 5 octets per rule (8 more for a rule written other than in its normal form, or 15 lines or more after the rule before it) |
@@ -45,7 +46,7 @@
 //!
 //! | limit | value | past it |
 //! |---|---|---|
-//! | body | [`body_limit`](crate::fetch::FetcherBuilder::body_limit): [`MIN_BODY_LIMIT`](crate::fetch::MIN_BODY_LIMIT) = 512,000 bytes (500 KiB, RFC 9309 section 2.5) by default, and the least [`build`](crate::fetch::FetcherBuilder::build) accepts ([`Error::InvalidConfig`](crate::Error::InvalidConfig) below it) | counted both as octets arrive and once decoded from gzip, deflate or brotli (which the fetcher does not ask for, and decodes only within [`MAX_BROTLI_WINDOW`]), as a content coding or a transfer coding besides chunked (each of the two decoded up to the limit), so a bomb is inflated only up to the limit and a stream that inflates to nothing is downloaded only up to it; reading stops at either and the connection is dropped, so the rest is neither downloaded nor inflated; the last partial line is dropped and the complete lines are parsed: [`Fetched`](crate::fetch::FetchResult::Fetched) with [`truncated_at_cap`](crate::FetchOutcome::truncated_at_cap). A body in a single-byte charset or UTF-16 is transcoded to UTF-8 after the cut, which can at most triple it. A `Content-Length` is never trusted for an allocation beyond the limit, nor beyond 500 KiB when the limit is raised: past that the body grows as bytes arrive |
+//! | body | [`body_limit`](crate::fetch::FetcherBuilder::body_limit): [`MIN_BODY_LIMIT`] = 512,000 bytes (500 KiB, RFC 9309 section 2.5) by default, and the least [`build`](crate::fetch::FetcherBuilder::build) accepts ([`Error::InvalidConfig`](crate::Error::InvalidConfig) below it) | counted both as octets arrive and once decoded from gzip, deflate or brotli (which the fetcher does not ask for, and decodes only within [`MAX_BROTLI_WINDOW`]), as a content coding or a transfer coding besides chunked (each of the two decoded up to the limit), so a bomb is inflated only up to the limit and a stream that inflates to nothing is downloaded only up to it; reading stops at either and the connection is dropped, so the rest is neither downloaded nor inflated; the last partial line is dropped and the complete lines are parsed: [`Fetched`](crate::fetch::FetchResult::Fetched) with [`truncated_at_cap`](crate::FetchOutcome::truncated_at_cap). A body in a single-byte charset or UTF-16 is transcoded to UTF-8 after the cut, which can at most triple it. A `Content-Length` is never trusted for an allocation beyond the limit, nor beyond 500 KiB when the limit is raised: past that the body grows as bytes arrive |
 //! | brotli window | [`MAX_BROTLI_WINDOW`] = 1 MiB (WBITS 20, RFC 7932 section 9.1); the fetcher's own client sends `Accept-Encoding: gzip, deflate`, without `br` | a `br` body declaring a larger window (up to 16 MiB, or Large Window Brotli's escape) is not decoded, so its window is never allocated: [`Body`](crate::fetch::UnreachableReason::Body) naming the window and the limit (disallow all) |
 //! | bodies of other responses | not read | the body of a redirect, 4xx, 5xx or other non-2xx response is dropped unread, however long it is |
 //! | redirect hops | [`max_redirects`](crate::fetch::FetcherBuilder::max_redirects): [`DEFAULT_MAX_REDIRECTS`](crate::fetch::DEFAULT_MAX_REDIRECTS) = 5 in a row (RFC 9309 section 2.3.1.2) | one more is [`TooManyRedirects`](crate::fetch::UnavailableReason::TooManyRedirects); a redirect back to a URL already requested is [`RedirectLoop`](crate::fetch::UnavailableReason::RedirectLoop) at once; a missing, empty or unparsable `Location` or one to another scheme (`ftp:`, `file:`, `data:`, ...) is unavailable without a request: all allow all |
@@ -76,6 +77,13 @@ pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
 /// read as asking for a day: at a crawler's scale that is no crawling
 /// either, and adding it to an `Instant` cannot overflow.
 pub const MAX_CRAWL_DELAY: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// The least of a robots.txt RFC 9309 section 2.5 lets a crawler parse:
+/// 500 KiB (512,000 bytes). The fetcher's default body limit, and the least
+/// it accepts; for a body fetched by a client of your own,
+/// [`ParseOptions::body_limit`](crate::ParseOptions::body_limit) cuts it
+/// there as the fetcher does.
+pub const MIN_BODY_LIMIT: usize = 500 * 1024;
 
 /// The most octets of a body parsed: 1 GiB, far beyond any fetcher's body
 /// limit. The parsed form keeps 32-bit offsets into a store of patterns that

@@ -139,6 +139,82 @@ fn utf16_with_byte_order_mark_is_transcoded() {
     );
 }
 
+/// `ParseOptions::body_limit`: of a longer body, the complete lines within
+/// the limit (RFC 9309 section 2.5), as the fetcher parses a body cut at
+/// its limit. A line cut short is dropped, not read for what is left of it.
+#[test]
+fn a_body_limit_keeps_the_complete_lines_within_it() {
+    let cut = |body: &[u8], limit: usize| ParseOptions::new().body_limit(limit).parse(body);
+    let body = b"User-agent: *\nDisallow: /a\nDisallow: /admin\n";
+    // Cut inside `Disallow: /admin`: read as `Disallow: /`, it would
+    // disallow everything.
+    for limit in 27..body.len() {
+        let robots = cut(body, limit);
+        assert_eq!(robots.body_len(), 27, "{limit}");
+        assert!(robots.is_allowed("bot", "/b"), "{limit}");
+        assert!(!robots.is_allowed("bot", "/a"), "{limit}");
+        assert!(robots.warnings().is_empty(), "{limit}");
+    }
+    // A body of the limit's length, or shorter, is whole, line end or not.
+    let unended = &body[..body.len() - 1];
+    assert!(!cut(unended, unended.len()).is_allowed("bot", "/admin"));
+    assert!(!cut(body, usize::MAX).is_allowed("bot", "/admin"));
+    assert_eq!(cut(body, 0).body_len(), 0);
+    // CR ends a line as LF does; a cut between CR and LF keeps the line.
+    let crlf = b"User-agent: *\r\nDisallow: /a\r\nDisallow: /admin";
+    assert_eq!(cut(crlf, 28).body_len(), 28);
+    assert_eq!(cut(crlf, 29).body_len(), 29);
+    assert_eq!(cut(crlf, 35).body_len(), 29);
+    assert!(cut(crlf, 35).is_allowed("bot", "/b"));
+    let cr = b"User-agent: *\rDisallow: /a\rDisallow: /admin";
+    assert_eq!(cut(cr, 30).body_len(), 27);
+}
+
+/// A UTF-16 body is cut in octets, then transcoded, then dropped to its
+/// last line end: neither half a character nor an `0A` octet inside
+/// another character (`Ċ` is U+010A) makes a line.
+#[test]
+fn a_body_limit_cuts_utf16_at_a_whole_line() {
+    let text = "User-agent: *\nDisallow: /\u{10a}\nDisallow: /admin\n";
+    let line_ends = [14, 27]; // characters up to the end of lines 1 and 2
+    for le in [true, false] {
+        let units: Vec<u8> = text
+            .encode_utf16()
+            .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect();
+        for bom in [true, false] {
+            let mut body = match (bom, le) {
+                (false, _) => vec![],
+                (true, true) => vec![0xFF, 0xFE],
+                (true, false) => vec![0xFE, 0xFF],
+            };
+            let start = body.len();
+            body.extend(&units);
+            // From the middle of line 2 to the middle of line 3.
+            for limit in start + 2 * 20..body.len() {
+                let robots = ParseOptions::new().body_limit(limit).parse(&body);
+                let whole = if limit >= start + 2 * line_ends[1] {
+                    27
+                } else {
+                    14
+                };
+                // `Ċ` is two octets in UTF-8.
+                let parsed = if whole == 27 { whole + 1 } else { whole };
+                assert_eq!(robots.body_len(), parsed, "le {le}, bom {bom}, {limit}");
+                assert!(
+                    robots.is_allowed("bot", "/admin"),
+                    "le {le}, bom {bom}, {limit}"
+                );
+                let kinds: Vec<_> = robots.warnings().iter().map(|w| &w.kind).collect();
+                assert!(
+                    matches!(kinds[..], [WarningKind::NotUtf8 { .. }]),
+                    "le {le}, bom {bom}, {limit}: {kinds:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Without a BOM, a UTF-16 body is known by its every other octet being
 /// zero; text that is not shaped so is read as bytes, as before.
 #[test]

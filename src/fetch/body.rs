@@ -27,7 +27,6 @@ use std::io::{self, Write};
 
 use http::HeaderMap;
 use http::header::{CONTENT_ENCODING, TRANSFER_ENCODING};
-use memchr::memrchr2;
 
 use crate::limits::MAX_BROTLI_WINDOW;
 
@@ -805,7 +804,7 @@ pub(crate) async fn read_capped(
 /// Drops the last line if it has no line end: what is left of a body cut at
 /// the cap is then only complete lines.
 pub(crate) fn drop_partial_line(body: &mut Vec<u8>) {
-    let keep = memrchr2(b'\n', b'\r', body).map_or(0, |end| end + 1);
+    let keep = crate::parse::complete_lines(body).len();
     body.truncate(keep);
 }
 

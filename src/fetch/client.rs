@@ -23,9 +23,7 @@ pub const DEFAULT_USER_AGENT: &str = concat!(
     ")"
 );
 
-/// The smallest body limit a fetcher accepts: 500 KiB (512,000 bytes), the
-/// least RFC 9309 section 2.5 lets a crawler parse.
-pub const MIN_BODY_LIMIT: usize = 500 * 1024;
+pub use crate::limits::MIN_BODY_LIMIT;
 
 /// The default total time for one fetch, redirects and body included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

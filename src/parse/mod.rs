@@ -219,6 +219,7 @@ pub(crate) fn is_star(value: &[u8]) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct ParseOptions {
     mk1996: bool,
+    body_limit: Option<usize>,
 }
 
 impl ParseOptions {
@@ -237,6 +238,35 @@ impl ParseOptions {
         self
     }
 
+    /// Parses only the first `limit` octets of a longer body, and of those
+    /// only the complete lines: what the fetcher does with a body over its
+    /// limit (RFC 9309 section 2.5), for a body fetched by a client of your
+    /// own. A line cut short could mean more than it says (`Disallow:
+    /// /admin` cut to `Disallow: /` disallows everything), so it is
+    /// dropped. A UTF-16 body is cut in octets, then transcoded, then
+    /// dropped to its last line end. No limit by default (the whole body is
+    /// parsed, up to [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).
+    ///
+    /// RFC 9309 asks crawlers to parse at least 500 KiB,
+    /// [`MIN_BODY_LIMIT`](crate::limits::MIN_BODY_LIMIT); a smaller limit is
+    /// taken as given. A body of exactly `limit` octets is taken as whole:
+    /// to tell one that goes on, read one octet more than the limit.
+    ///
+    /// ```
+    /// use keepout::ParseOptions;
+    /// use keepout::limits::MIN_BODY_LIMIT;
+    ///
+    /// let mut body = b"User-agent: *\nDisallow: /private\n".repeat(16_000);
+    /// body.extend_from_slice(b"Disallow: /admin\n"); // past 500 KiB
+    /// let robots = ParseOptions::new().body_limit(MIN_BODY_LIMIT).parse(&body);
+    /// assert!(robots.is_allowed("ExampleBot", "https://example.com/admin"));
+    /// assert!(robots.body_len() <= MIN_BODY_LIMIT);
+    /// ```
+    pub fn body_limit(mut self, limit: usize) -> ParseOptions {
+        self.body_limit = Some(limit);
+        self
+    }
+
     /// Parses `body`. Never fails and never panics, whatever the bytes.
     pub fn parse(&self, body: impl AsRef<[u8]>) -> Robots {
         Robots::from_parsed(parse(body.as_ref(), self))
@@ -245,6 +275,13 @@ impl ParseOptions {
 
 /// Parses a body with the given options.
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
+    // RFC 9309 section 2.5: of a body over the limit, the complete lines
+    // within it.
+    let (body, cut) = match options.body_limit {
+        Some(limit) if body.len() > limit => (&body[..limit], true),
+        _ => (body, false),
+    };
+    let whole = |text| if cut { complete_lines(text) } else { text };
     // A UTF-16 body (two corpus files are) is recognised by its byte order
     // mark, or without one by its shape, and transcoded first; everything
     // else is read as bytes.
@@ -254,9 +291,16 @@ pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
     };
     if let Some(enc) = utf16 {
         let (text, _) = enc.decode_with_bom_removal(capped(body));
-        return parse_with_scratch(capped(text.as_bytes()), options, Some(enc));
+        return parse_with_scratch(whole(capped(text.as_bytes())), options, Some(enc));
     }
-    parse_with_scratch(capped(body), options, None)
+    parse_with_scratch(capped(whole(body)), options, None)
+}
+
+/// `text` up to its last line end (LF or CR, as lines end here): what is
+/// left of a body cut at a limit is then only complete lines.
+pub(crate) fn complete_lines(text: &[u8]) -> &[u8] {
+    let end = memchr::memrchr2(b'\n', b'\r', text).map_or(0, |at| at + 1);
+    &text[..end]
 }
 
 /// Parses a body the fetcher has made UTF-8 (`fetch::charset`), from
@@ -1789,6 +1833,30 @@ mod tests {
             let (fast, general) = parsed_both_ways(&body, mk1996);
             proptest::prop_assert_eq!(fast, general);
             check_layout(&parse(&body, &ParseOptions::new().mk1996(mk1996)));
+        }
+    }
+
+    proptest::proptest! {
+        /// A body limit keeps complete lines only, never more than the
+        /// limit of a body that is not UTF-16, whatever the octets.
+        #[test]
+        fn a_body_limit_keeps_whole_lines_within_it(
+            body in proptest::collection::vec(
+                proptest::sample::select(&b"ab:/*$ \t\r\n\0\xff\xfe"[..]),
+                0..200,
+            ),
+            limit in 0usize..220,
+        ) {
+            let debug = |parsed: Parsed| format!("{parsed:?}");
+            let parsed = debug(parse(&body, &ParseOptions::new().body_limit(limit)));
+            let utf16 = encoding_rs::Encoding::for_bom(&body).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
+                || utf16_by_shape(&body).is_some();
+            if body.len() <= limit {
+                proptest::prop_assert_eq!(parsed, debug(parse(&body, &ParseOptions::new())));
+            } else if !utf16 {
+                let kept = complete_lines(&body[..limit]);
+                proptest::prop_assert_eq!(parsed, debug(parse(kept, &ParseOptions::new())));
+            }
         }
     }
 

@@ -4,8 +4,8 @@ use std::ffi::OsStr;
 use std::io::Read;
 use std::path::PathBuf;
 
-use keepout::Robots;
 use keepout::fetch::{Fetcher, MIN_BODY_LIMIT};
+use keepout::{ParseOptions, Robots};
 
 use crate::Failure;
 
@@ -80,12 +80,12 @@ impl Source {
         // Section 2.5: what a fetch would parse of a file over the limit is
         // its complete lines within it.
         let cut = extent == Extent::Fetched && local.len > MIN_BODY_LIMIT;
-        let parsed = match cut {
-            true => complete_lines(&local.bytes[..MIN_BODY_LIMIT]),
-            false => &local.bytes[..],
+        let options = match extent {
+            Extent::Fetched => ParseOptions::new().body_limit(MIN_BODY_LIMIT),
+            Extent::Whole => ParseOptions::new(),
         };
         Ok(Loaded {
-            robots: Robots::parse(parsed),
+            robots: options.parse(&local.bytes),
             file: Some(LocalFile {
                 stdin: matches!(self, Source::Stdin),
                 path: name,
@@ -135,8 +135,9 @@ struct Local {
 }
 
 /// Reads `from` whole (`Extent::Whole`), or keeps its first
-/// [`MIN_BODY_LIMIT`] bytes and only counts the rest, so that a huge file
-/// or an endless stream is never held in memory (`Extent::Fetched`). No
+/// [`MIN_BODY_LIMIT`] bytes and one more (which tells the parser the file
+/// goes on) and only counts the rest, so that a huge file or an endless
+/// stream is never held in memory (`Extent::Fetched`). No
 /// more than `max` bytes are read: past them, a whole read fails, a
 /// count stops.
 fn read_local(from: impl Read, extent: Extent, max: usize) -> std::io::Result<Local> {
@@ -154,29 +155,13 @@ fn read_local(from: impl Read, extent: Extent, max: usize) -> std::io::Result<Lo
         return Ok(Local { bytes, len });
     }
     (&mut from)
-        .take(MIN_BODY_LIMIT as u64)
+        .take(MIN_BODY_LIMIT as u64 + 1)
         .read_to_end(&mut bytes)?;
     let rest = std::io::copy(&mut from, &mut std::io::sink())?;
     let len = bytes
         .len()
         .saturating_add(usize::try_from(rest).unwrap_or(usize::MAX));
     Ok(Local { bytes, len })
-}
-
-/// The complete lines of `head`: up to its last line end (LF or CR, as the
-/// parser ends lines).
-fn complete_lines(head: &[u8]) -> &[u8] {
-    let end = match utf16_low(head) {
-        None => head
-            .iter()
-            .rposition(|&b| b == b'\n' || b == b'\r')
-            .map_or(0, |i| i + 1),
-        Some(low) => head
-            .chunks_exact(2)
-            .rposition(|unit| matches!(unit[low], b'\n' | b'\r') && unit[1 - low] == 0)
-            .map_or(0, |k| 2 * k + 2),
-    };
-    &head[..end]
 }
 
 /// In UTF-16 as `Robots::parse` tells it (by its BOM, or by its shape:
@@ -378,16 +363,28 @@ mod tests {
     fn a_fetched_extent_keeps_the_head_and_counts_the_rest() {
         let body = "Disallow: /x\n".repeat(MIN_BODY_LIMIT / 10);
         let local = read_local(body.as_bytes(), Extent::Fetched, MAX_LOCAL_BYTES).unwrap();
-        assert_eq!((local.bytes.len(), local.len), (MIN_BODY_LIMIT, body.len()));
-        let kept = complete_lines(&local.bytes);
-        assert!(kept.ends_with(b"\n") && kept.len() > MIN_BODY_LIMIT - 14);
+        assert_eq!(
+            (local.bytes.len(), local.len),
+            (MIN_BODY_LIMIT + 1, body.len())
+        );
+        let kept = ParseOptions::new()
+            .body_limit(MIN_BODY_LIMIT)
+            .parse(&local.bytes)
+            .body_len();
+        assert!(
+            kept <= MIN_BODY_LIMIT && kept > MIN_BODY_LIMIT - 14,
+            "{kept}"
+        );
         let local = read_local(body.as_bytes(), Extent::Whole, MAX_LOCAL_BYTES).unwrap();
         assert_eq!(local.bytes, body.as_bytes());
         // Past the most read: a count stops one byte over, a whole read
         // fails, each having read no more than that.
         let max = body.len() - 1;
         let local = read_local(body.as_bytes(), Extent::Fetched, max).unwrap();
-        assert_eq!((local.bytes.len(), local.len), (MIN_BODY_LIMIT, max + 1));
+        assert_eq!(
+            (local.bytes.len(), local.len),
+            (MIN_BODY_LIMIT + 1, max + 1)
+        );
         let file = LocalFile {
             path: String::new(),
             len: MAX_LOCAL_BYTES + 1,
@@ -406,7 +403,5 @@ mod tests {
                 .len,
             body.len()
         );
-        assert_eq!(complete_lines(b"a\rb"), b"a\r");
-        assert_eq!(complete_lines(b"no end"), b"");
     }
 }
