@@ -51,4 +51,22 @@ fuzz_target!(|data: &[u8]| {
                 .all(|(x, y)| x.line() == y.line() && x.kind() == y.kind())
         );
     }
+    // A body limit somewhere in the body (chosen by its length): no panic,
+    // and the parsed text never runs past the limit (but for UTF-16, whose
+    // text is transcoded after the cut) nor ends inside a line.
+    let limit = input.body.len() / 2 + input.body.len() % 7;
+    let cut = ParseOptions::new().body_limit(limit).parse(input.body);
+    common::check_structure(&cut, input.body);
+    let utf16 = cut
+        .warnings()
+        .iter()
+        .any(|w| matches!(w.kind, WarningKind::NotUtf8 { .. }));
+    if input.body.len() <= limit {
+        assert_eq!(cut.body_len(), default.body_len());
+    } else if !utf16 {
+        assert!(cut.body_len() <= limit);
+        if cut.body_len() > 0 {
+            assert!(matches!(input.body[cut.body_len() - 1], b'\n' | b'\r'));
+        }
+    }
 });
