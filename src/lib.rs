@@ -5,6 +5,7 @@
 //! # Quick start
 //!
 //! ```no_run
+//! # #[cfg(feature = "fetch")]
 //! # async fn run() -> Result<(), keepout::Error> {
 //! let robots = keepout::Robots::fetch("https://example.com/some/page").await?;
 //! if robots.is_allowed("ExampleBot", "https://example.com/private/x") {
@@ -33,6 +34,7 @@
 //! server is down (RFC 9309 section 2.4).
 //!
 //! ```no_run
+//! # #[cfg(feature = "fetch")]
 //! # async fn run(urls: Vec<String>) -> Result<(), keepout::Error> {
 //! use keepout::{Fetcher, RobotsCache};
 //!
@@ -57,19 +59,32 @@
 //!
 //! # Cargo features
 //!
-//! - `fetch` (on by default): [`fetch`] and [`cache`], on reqwest, tokio
-//!   and rustls. A crawler with an HTTP client of its own can leave it off
-//!   (`default-features = false`): parsing, matching, [`Robots::explain`],
-//!   the lints and [`fetch::robots_url`] then build on six small crates
-//!   (url, percent-encoding, http, memchr, encoding_rs, thiserror), with no
-//!   TLS library and no C code. Fetch the robots.txt URL yourself and
-//!   follow RFC 9309 section 2.3.1: a 2xx body is parsed (read at most
-//!   [`MIN_BODY_LIMIT`](limits::MIN_BODY_LIMIT) octets and one more, and
-//!   give [`ParseOptions::body_limit`] the limit, which drops a line cut
-//!   short, as section 2.5 allows), a 4xx allows all
-//!   ([`Robots::allow_all`]), and a 5xx or no answer disallows all
-//!   ([`Robots::disallow_all`]).
+//! - `fetch` (on by default): the fetcher ([`fetch`]) and the [`cache`],
+//!   on reqwest, tokio and rustls.
 //! - `cli`: the `keepout` command; implies `fetch`.
+//!
+//! A crawler with an HTTP client of its own can leave `fetch` off
+//! (`default-features = false`). Parsing, matching, [`Robots::explain`],
+//! the lints, [`fetch::robots_url`] and [`fetch::origin_key`] remain, on a
+//! few small crates (url, percent-encoding, http, memchr, encoding_rs,
+//! thiserror), with no TLS library and no C code. Fetching is then the
+//! crawler's, and RFC 9309 section 2.3 asks it to:
+//!
+//! - request [`fetch::robots_url`], following up to five redirects
+//!   (section 2.3.1.2); the rules still apply to the site asked about;
+//! - parse a 2xx body. To bound what is read, read at most
+//!   [`MIN_BODY_LIMIT`](limits::MIN_BODY_LIMIT) octets and one more and
+//!   parse with [`ParseOptions::body_limit`], which drops a line cut short
+//!   (section 2.5). A UTF-16 body is recognised and transcoded; one in a
+//!   charset its `Content-Type` names (Latin-1, Windows-1252) is read as
+//!   octets, so transcode it first, as the fetcher does;
+//! - allow all after a 4xx ([`Robots::allow_all`]), and disallow all after
+//!   a 5xx or no answer ([`Robots::disallow_all`]); the fetcher, like
+//!   Google, also takes a 429 as a 5xx;
+//! - resolve sitemap paths against the URL the body came from, after
+//!   redirects ([`Robots::sitemap_urls_relative_to`]);
+//! - keep the rules up to 24 hours (section 2.4), per
+//!   [`fetch::origin_key`].
 //!
 //! # Architecture
 //!
@@ -134,6 +149,7 @@
 //!   crawler, not even one asked about by an empty name, which Google's
 //!   library (called outside its contract) matches to it.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
 mod agent;
@@ -229,6 +245,6 @@ pub mod __fuzz {
 
 /// The README's Rust examples, compiled (and those not marked `no_run` run)
 /// as doctests, so that they stay true.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "fetch"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

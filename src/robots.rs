@@ -423,7 +423,7 @@ impl Robots {
     ///
     /// ```
     /// let robots = keepout::Robots::parse("Sitemap: /a.xml\nSitemap: https://example.org/b.xml\n");
-    /// let base = url::Url::parse("https://example.com/robots.txt").unwrap();
+    /// let base = keepout::Url::parse("https://example.com/robots.txt").unwrap();
     /// let urls: Vec<String> =
     ///     robots.sitemap_urls_relative_to(&base).iter().map(|u| u.to_string()).collect();
     /// assert_eq!(urls, ["https://example.com/a.xml", "https://example.org/b.xml"]);

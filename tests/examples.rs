@@ -1,6 +1,7 @@
 //! The example programs under `examples/`: a bad argument is refused with a
 //! usage line and exit status 2, promptly, never a panic; and the two that
 //! check URLs do so as a crawler needs, against a local server.
+#![cfg(feature = "fetch")]
 
 use std::ffi::OsStr;
 use std::fmt::Debug;

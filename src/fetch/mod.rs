@@ -1,5 +1,9 @@
 //! Fetching robots.txt over HTTP, per RFC 9309 section 2.3.
 //!
+//! Without the `fetch` feature (on by default), this module holds only
+//! [`robots_url`] and [`origin_key`]: the URL a crawler fetching for
+//! itself requests, and the key it keeps the rules under.
+//!
 //! [`Robots::fetch`] fetches with a shared default [`Fetcher`]; crawlers that
 //! set their own User-Agent, timeouts or limits build one with
 //! [`Fetcher::builder`] and share it across tasks. The request goes to
@@ -75,6 +79,7 @@
 //! `Last-Modified`.
 //!
 //! ```no_run
+//! # #[cfg(feature = "fetch")]
 //! # async fn run() -> Result<(), keepout::Error> {
 //! use keepout::Robots;
 //!
