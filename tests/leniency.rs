@@ -215,6 +215,28 @@ fn a_body_limit_cuts_utf16_at_a_whole_line() {
     }
 }
 
+/// Whether a body is UTF-16 is told from the body, not from what a limit
+/// keeps of it: four octets shaped as UTF-16 start a file that is not.
+/// (Found by fuzzing.)
+#[test]
+fn a_body_limit_does_not_change_the_encoding() {
+    let mut body = b"\0U\0s".to_vec();
+    body.extend_from_slice(format!("{}\nUser-agent: *\nDisallow: /\n", "x".repeat(600)).as_bytes());
+    let not_utf8 = |robots: &Robots| {
+        robots
+            .warnings()
+            .iter()
+            .any(|w| matches!(w.kind, WarningKind::NotUtf8 { .. }))
+    };
+    assert!(!not_utf8(&Robots::parse(&body)));
+    for limit in [4, 5, 8, 600, body.len() - 1] {
+        let robots = ParseOptions::new().body_limit(limit).parse(&body);
+        assert!(!not_utf8(&robots), "{limit}");
+        // Read as octets: the complete lines within the limit.
+        assert!(robots.body_len() <= limit, "{limit}");
+    }
+}
+
 /// Without a BOM, a UTF-16 body is known by its every other octet being
 /// zero; text that is not shaped so is read as bytes, as before.
 #[test]

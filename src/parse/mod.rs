@@ -243,8 +243,8 @@ impl ParseOptions {
     /// limit (RFC 9309 section 2.5), for a body fetched by a client of your
     /// own. A line cut short could mean more than it says (`Disallow:
     /// /admin` cut to `Disallow: /` disallows everything), so it is
-    /// dropped. A UTF-16 body is cut in octets, then transcoded, then
-    /// dropped to its last line end. No limit by default (the whole body is
+    /// dropped. A UTF-16 body (told by the whole body) is cut in octets,
+    /// then transcoded, then dropped to its last line end. No limit by default (the whole body is
     /// parsed, up to [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).
     ///
     /// RFC 9309 asks crawlers to parse at least 500 KiB,
@@ -275,6 +275,14 @@ impl ParseOptions {
 
 /// Parses a body with the given options.
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
+    // A UTF-16 body (two corpus files are) is recognised by its byte order
+    // mark, or without one by its shape, and transcoded first; everything
+    // else is read as bytes. The whole body decides (the shape is read from
+    // its first 512 octets), however little of it a limit keeps.
+    let utf16 = match encoding_rs::Encoding::for_bom(body) {
+        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
+        None => utf16_by_shape(body),
+    };
     // RFC 9309 section 2.5: of a body over the limit, the complete lines
     // within it.
     let (body, cut) = match options.body_limit {
@@ -282,13 +290,6 @@ pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
         _ => (body, false),
     };
     let whole = |text| if cut { complete_lines(text) } else { text };
-    // A UTF-16 body (two corpus files are) is recognised by its byte order
-    // mark, or without one by its shape, and transcoded first; everything
-    // else is read as bytes.
-    let utf16 = match encoding_rs::Encoding::for_bom(body) {
-        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
-        None => utf16_by_shape(body),
-    };
     if let Some(enc) = utf16 {
         let (text, _) = enc.decode_with_bom_removal(capped(body));
         return parse_with_scratch(whole(capped(text.as_bytes())), options, Some(enc));
