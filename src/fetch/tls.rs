@@ -87,9 +87,21 @@ fn describe(error: &Error) -> Option<String> {
     Some(format!("{words} ({error})"))
 }
 
+/// The most names of a certificate a reason lists: a CDN's certificate can
+/// hold hundreds, and the reason is kept with every cached outcome.
+const MAX_NAMES: usize = 5;
+
 /// The names a certificate holds, as webpki lists them
-/// (`DnsName("example.com")`, `IpAddress(192.0.2.1)`), without the kind.
+/// (`DnsName("example.com")`, `IpAddress(192.0.2.1)`), without the kind;
+/// past [`MAX_NAMES`], how many more.
 fn names(presented: &[String]) -> String {
+    if presented.len() > MAX_NAMES {
+        let more = presented.len() - MAX_NAMES;
+        return format!(
+            "{} or {more} more",
+            names(&presented[..MAX_NAMES]).replace(" or ", ", ")
+        );
+    }
     let plain: Vec<&str> = presented
         .iter()
         .map(|name| {
@@ -159,6 +171,15 @@ mod tests {
         assert_eq!(
             mismatch(&[]),
             "certificate for no host name, not for example.com"
+        );
+        let many: Vec<String> = (0..120)
+            .map(|i| format!(r#"DnsName("h{i}.test")"#))
+            .collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_eq!(
+            mismatch(&many),
+            "certificate for h0.test, h1.test, h2.test, h3.test, h4.test or 115 more, \
+             not for example.com"
         );
         // A form webpki does not use today is kept as it is.
         assert_eq!(
