@@ -95,15 +95,10 @@ const MAX_NAMES: usize = 5;
 /// (`DnsName("example.com")`, `IpAddress(192.0.2.1)`), without the kind;
 /// past [`MAX_NAMES`], how many more.
 fn names(presented: &[String]) -> String {
-    if presented.len() > MAX_NAMES {
-        let more = presented.len() - MAX_NAMES;
-        return format!(
-            "{} or {more} more",
-            names(&presented[..MAX_NAMES]).replace(" or ", ", ")
-        );
-    }
+    let more = presented.len().saturating_sub(MAX_NAMES);
     let plain: Vec<&str> = presented
         .iter()
+        .take(MAX_NAMES)
         .map(|name| {
             name.strip_prefix("DnsName(\"")
                 .and_then(|rest| rest.strip_suffix("\")"))
@@ -116,6 +111,7 @@ fn names(presented: &[String]) -> String {
         .collect();
     match plain.as_slice() {
         [] => String::from("no host name"),
+        all if more > 0 => format!("{} or {more} more", all.join(", ")),
         [one] => (*one).to_owned(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }

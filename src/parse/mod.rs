@@ -275,14 +275,10 @@ impl ParseOptions {
 
 /// Parses a body with the given options.
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
-    // A UTF-16 body (two corpus files are) is recognised by its byte order
-    // mark, or without one by its shape, and transcoded first; everything
+    // A UTF-16 body (two corpus files are) is transcoded first; everything
     // else is read as bytes. The whole body decides (the shape is read from
     // its first 512 octets), however little of it a limit keeps.
-    let utf16 = match encoding_rs::Encoding::for_bom(body) {
-        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
-        None => utf16_by_shape(body),
-    };
+    let utf16 = utf16_of(body);
     // RFC 9309 section 2.5: of a body over the limit, the complete lines
     // within it.
     let (body, cut) = match options.body_limit {
@@ -319,6 +315,15 @@ pub(crate) fn parse_decoded(text: &[u8], from: Option<&'static encoding_rs::Enco
 /// bad UTF-8), so only that much is read, transcoded or not.
 fn capped(text: &[u8]) -> &[u8] {
     &text[..text.len().min(MAX_BODY_LEN)]
+}
+
+/// The encoding of a UTF-16 body, known by its byte order mark or, without
+/// one, by its shape ([`utf16_by_shape`]); `None` for any other body.
+fn utf16_of(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    match encoding_rs::Encoding::for_bom(body) {
+        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
+        None => utf16_by_shape(body),
+    }
 }
 
 /// The byte order of a UTF-16 body without a byte order mark, told by its
@@ -1850,8 +1855,7 @@ mod tests {
         ) {
             let debug = |parsed: Parsed| format!("{parsed:?}");
             let parsed = debug(parse(&body, &ParseOptions::new().body_limit(limit)));
-            let utf16 = encoding_rs::Encoding::for_bom(&body).is_some_and(|(e, _)| e != encoding_rs::UTF_8)
-                || utf16_by_shape(&body).is_some();
+            let utf16 = utf16_of(&body).is_some();
             if body.len() <= limit {
                 proptest::prop_assert_eq!(parsed, debug(parse(&body, &ParseOptions::new())));
             } else if !utf16 {
