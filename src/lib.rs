@@ -75,9 +75,10 @@
 //! - parse a 2xx body. To bound what is read, read at most
 //!   [`MIN_BODY_LIMIT`](limits::MIN_BODY_LIMIT) octets and one more and
 //!   parse with [`ParseOptions::body_limit`], which drops a line cut short
-//!   (section 2.5). A UTF-16 body is recognised and transcoded; one in a
-//!   charset its `Content-Type` names (Latin-1, Windows-1252) is read as
-//!   octets, so transcode it first, as the fetcher does;
+//!   (section 2.5), and with [`ParseOptions::content_type`] given the
+//!   response's `Content-Type`, which reads a body in the charset it names
+//!   (Latin-1, Windows-1252, ...) where the body does not show it wrong;
+//!   without it, only a UTF-16 body is recognised and transcoded;
 //! - allow all after a 4xx ([`Robots::allow_all`]), and disallow all after
 //!   a 5xx or no answer ([`Robots::disallow_all`]); the fetcher, like
 //!   Google, also takes a 429 as a 5xx;
@@ -155,6 +156,7 @@
 mod agent;
 #[cfg(feature = "fetch")]
 pub mod cache;
+mod charset;
 mod error;
 mod explain;
 pub mod fetch;
@@ -229,7 +231,7 @@ pub mod __fuzz {
     /// The byte order of a UTF-16 body without a byte order mark, told by
     /// its shape, as the parser tells it (`None`: not UTF-16 by shape).
     pub fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
-        crate::parse::utf16_by_shape(body)
+        crate::charset::utf16_by_shape(body)
     }
 
     /// What a fetch reads of a response (body codings, charset, timing

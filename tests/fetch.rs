@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use http::StatusCode;
 use keepout::fetch::{FetchResult, Fetcher, UnavailableReason, UnreachableReason};
-use keepout::{Access, Error, Robots, WarningKind};
+use keepout::{Access, Error, ParseOptions, Robots, WarningKind};
 use wiremock::matchers::{header, header_exists, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -653,6 +653,71 @@ async fn utf16_label_on_ascii_with_a_nul_is_ignored() {
         assert_eq!(result(&robots), &FetchResult::Fetched);
         assert_rules(&robots, &server.uri());
         assert!(encoding_warnings(&robots).is_empty());
+    }
+}
+
+/// A client of one's own gets the fetcher's reading of a body by handing
+/// `ParseOptions::content_type` the response's `Content-Type`.
+#[tokio::test]
+async fn content_type_option_reads_bodies_as_the_fetcher_does() {
+    let utf16 = |text: &str, big_endian: bool| -> Vec<u8> {
+        text.encode_utf16()
+            .flat_map(|u| {
+                if big_endian {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let wide = format!("# {}\n{RULES}", "日本語のコメント".repeat(3));
+    let bodies: Vec<Vec<u8>> = vec![
+        RULES.as_bytes().to_vec(),
+        format!("{RULES}Disallow: /caf\u{e9}\n").into_bytes(),
+        [RULES.as_bytes(), b"Disallow: /caf\xE9\nDisallow: /\x80\n"].concat(),
+        [RULES.as_bytes(), b"Disallow: /\xCB\xB5\n"].concat(),
+        format!("{RULES}\0").into_bytes(),
+        utf16(&wide, false),
+        utf16(&wide, true),
+        [&[0xFE, 0xFF][..], &utf16(RULES, true)].concat(),
+    ];
+    let reading = |robots: &Robots| -> Vec<String> {
+        let rules = robots
+            .groups()
+            .flat_map(|g| g.rules().map(|r| r.to_string()));
+        let warnings = robots.warnings().iter().map(|w| w.to_string());
+        rules.chain(warnings).collect()
+    };
+    let server = MockServer::start().await;
+    let fetcher = fetcher();
+    for content_type in [
+        "text/plain",
+        "text/plain; charset=utf-8",
+        "text/plain; charset=ISO-8859-1",
+        "text/plain; charset=windows-1252",
+        "text/plain; charset=gbk",
+        "text/plain; charset=utf-16",
+        "text/plain; charset=utf-16be",
+        "text/plain; charset=iso-2022-kr",
+    ] {
+        for body in &bodies {
+            server.reset().await;
+            Mock::given(method("GET"))
+                .and(path("/robots.txt"))
+                .respond_with(ResponseTemplate::new(200).set_body_raw(body.clone(), content_type))
+                .mount(&server)
+                .await;
+            let fetched = fetcher.fetch(server.uri()).await.unwrap();
+            assert_eq!(result(&fetched), &FetchResult::Fetched);
+            let parsed = ParseOptions::new().content_type(content_type).parse(body);
+            assert_eq!(
+                reading(&fetched),
+                reading(&parsed),
+                "{content_type} {body:?}"
+            );
+            assert!(!reading(&parsed).is_empty());
+        }
     }
 }
 

@@ -237,6 +237,143 @@ fn a_body_limit_does_not_change_the_encoding() {
     }
 }
 
+/// A body fetched by a client of one's own is read in the charset its
+/// `Content-Type` names (as the fetcher reads one: tests/fetch.rs), but
+/// only where the body does not show the label wrong.
+#[test]
+fn a_content_type_names_the_charset() {
+    let encoding = |robots: &Robots| {
+        let found: Vec<_> = robots
+            .warnings()
+            .iter()
+            .filter_map(|w| match w.kind {
+                WarningKind::NotUtf8 { encoding } => Some((w.line, encoding)),
+                _ => None,
+            })
+            .collect();
+        found
+    };
+    let latin1 = b"User-agent: *\nDisallow: /caf\xE9\n";
+    // Unlabelled, the octet is read as written: `%E9`.
+    assert!(blocks(latin1, "bot", "/caf%E9"));
+    assert!(!blocks(latin1, "bot", "/caf%C3%A9"));
+    let header = http::HeaderValue::from_static("text/plain; charset=ISO-8859-1");
+    for robots in [
+        ParseOptions::new().content_type(&header).parse(latin1),
+        ParseOptions::new()
+            .content_type("text/plain;charset=\"windows-1252\"")
+            .parse(latin1),
+        ParseOptions::new()
+            .content_type(b"TEXT/PLAIN; format=flowed; Charset = latin1")
+            .parse(latin1),
+    ] {
+        assert!(!robots.is_allowed("bot", "/caf%C3%A9"));
+        assert!(!robots.is_allowed("bot", "/café"));
+        assert!(robots.is_allowed("bot", "/caf%E9"));
+        assert_eq!(encoding(&robots), [(1, "windows-1252")]);
+    }
+
+    // Labels that change nothing: none, unknown, the Encoding Standard's
+    // "replacement" ones (which would decode the file to one U+FFFD and so
+    // allow everything), UTF-8.
+    let ascii = b"User-agent: *\nDisallow: /\n";
+    for value in [
+        "text/plain",
+        "text/plain; charset=bogus",
+        "text/plain; charset=",
+        "text/plain; charset=iso-2022-kr",
+        "text/plain; charset=hz-gb-2312",
+        "text/plain; charset=utf-8",
+        "charset=latin1",
+        "",
+    ] {
+        let robots = ParseOptions::new().content_type(value).parse(latin1);
+        assert!(robots.is_allowed("bot", "/caf%C3%A9"), "{value}");
+        assert!(encoding(&robots).is_empty(), "{value}");
+        let robots = ParseOptions::new().content_type(value).parse(ascii);
+        assert!(!robots.is_allowed("bot", "/x"), "{value}");
+    }
+
+    // The body overrules a label that does not fit it: UTF-8 under a
+    // single-byte label stays UTF-8; a UTF-16 label on a file without
+    // UTF-16's zero octets (a stray NUL is not one) is ignored.
+    let utf8 = "User-agent: *\nDisallow: /café\n";
+    let robots = ParseOptions::new()
+        .content_type("text/plain; charset=ISO-8859-1")
+        .parse(utf8);
+    assert!(!robots.is_allowed("bot", "/caf%C3%A9"));
+    assert!(encoding(&robots).is_empty());
+    for label in ["utf-16", "utf-16le", "UTF-16BE"] {
+        let value = format!("text/plain; charset={label}");
+        for body in [&ascii[..], b"User-agent: *\nDisallow: /\n\0"] {
+            let robots = ParseOptions::new().content_type(&value).parse(body);
+            assert!(!robots.is_allowed("bot", "/x"), "{label}");
+            assert!(encoding(&robots).is_empty(), "{label}");
+        }
+    }
+
+    // UTF-16 with more than a quarter of its first 256 characters outside
+    // Latin-1 is not known by its shape, but by its label; `utf-16` names
+    // no byte order, which the line ends then show.
+    let text = format!(
+        "# {}\nUser-agent: *\nDisallow: /x\n",
+        "日本語のコメント".repeat(3)
+    );
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    assert!(!blocks(&be, "bot", "/x"));
+    for (body, label, name) in [
+        (&be, "utf-16", "UTF-16BE"),
+        (&be, "utf-16be", "UTF-16BE"),
+        (&le, "utf-16", "UTF-16LE"),
+        (&le, "utf-16le", "UTF-16LE"),
+    ] {
+        let value = format!("text/plain; charset={label}");
+        let robots = ParseOptions::new().content_type(&value).parse(body);
+        assert!(!robots.is_allowed("bot", "/x"), "{label} {name}");
+        assert_eq!(encoding(&robots), [(1, name)], "{label}");
+    }
+
+    // A multi-byte label is trusted: GBK's `说` is also valid UTF-8 (`˵`).
+    let robots = ParseOptions::new()
+        .content_type("text/plain; charset=gbk")
+        .parse(b"User-agent: *\nDisallow: /\xCB\xB5\n");
+    assert!(!robots.is_allowed("bot", "/说"));
+    assert!(robots.is_allowed("bot", "/˵"));
+    assert_eq!(encoding(&robots), [(1, "GBK")]);
+}
+
+/// With a body limit too, the whole body decides the charset; the cut
+/// keeps the complete lines within the limit, in octets of the body as
+/// sent.
+#[test]
+fn a_content_type_and_a_body_limit_together() {
+    // The first line is ASCII; the second, past the limit, shows Latin-1.
+    let body = b"User-agent: *\nDisallow: /caf\xE9\nDisallow: /th\xE9\n";
+    let options = ParseOptions::new().content_type("text/plain; charset=latin1");
+    let robots = options.clone().body_limit(30).parse(body);
+    assert!(!robots.is_allowed("bot", "/café"));
+    assert!(robots.is_allowed("bot", "/thé"));
+    // A cut inside the second line keeps the first only.
+    let robots = options.clone().body_limit(29).parse(body);
+    assert!(robots.is_allowed("bot", "/café"));
+    // UTF-8 cut inside a character is still UTF-8: the whole body decides.
+    let utf8 = "User-agent: *\nDisallow: /café\nDisallow: /thé\n".as_bytes();
+    let cut_inside = utf8.iter().position(|&b| b == 0xC3).unwrap() + 1;
+    for limit in [cut_inside, utf8.len() - 2, utf8.len() - 1] {
+        let robots = options.clone().body_limit(limit).parse(utf8);
+        assert!(
+            !robots
+                .warnings()
+                .iter()
+                .any(|w| matches!(w.kind, WarningKind::NotUtf8 { .. })),
+            "{limit}"
+        );
+    }
+    let robots = options.body_limit(utf8.len() - 1).parse(utf8);
+    assert!(!robots.is_allowed("bot", "/caf%C3%A9"));
+}
+
 /// Without a BOM, a UTF-16 body is known by its every other octet being
 /// zero; text that is not shaped so is read as bytes, as before.
 #[test]

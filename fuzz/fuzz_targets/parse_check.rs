@@ -1,5 +1,6 @@
-//! Parse arbitrary bytes (RFC 9309 and MK1996 options) and ask arbitrary
-//! questions: nothing panics, and every way of asking agrees.
+//! Parse arbitrary bytes (RFC 9309 and MK1996 options, a body limit, a
+//! charset label) and ask arbitrary questions: nothing panics, and every
+//! way of asking agrees.
 //!
 //! Input: `body [0x1F agent [0x1F url]...]`; a plain robots.txt is a body.
 #![no_main]
@@ -67,6 +68,47 @@ fuzz_target!(|data: &[u8]| {
         assert!(cut.body_len() <= limit);
         if cut.body_len() > 0 {
             assert!(matches!(input.body[cut.body_len() - 1], b'\n' | b'\r'));
+        }
+    }
+
+    // A charset label (chosen by the body's length): a body it does not
+    // transcode reads as without it; one it does reads as its UTF-8 text
+    // (as the fetcher makes it) would.
+    const LABELS: [&str; 6] = [
+        "text/plain; charset=latin1",
+        "text/plain; charset=utf-16",
+        "text/plain; charset=UTF-16BE",
+        "text/plain; charset=gbk",
+        "text/plain; charset=shift_jis",
+        "text/plain; charset=utf-8",
+    ];
+    let label = LABELS[input.body.len() % LABELS.len()];
+    let labelled = ParseOptions::new().content_type(label).parse(input.body);
+    let encoding = |r: &Robots| {
+        r.warnings().iter().find_map(|w| match w.kind {
+            WarningKind::NotUtf8 { encoding } => Some(encoding),
+            _ => None,
+        })
+    };
+    let reading = |r: &Robots| -> Vec<String> {
+        let rules = r.groups().flat_map(|g| g.rules().map(|x| x.to_string()));
+        let warnings = r
+            .warnings()
+            .iter()
+            .filter(|w| !matches!(w.kind, WarningKind::NotUtf8 { .. }))
+            .map(|w| w.to_string());
+        rules.chain(warnings).collect()
+    };
+    if encoding(&labelled) == encoding(&default) {
+        assert_eq!(reading(&labelled), reading(&default));
+    } else {
+        let header = http::HeaderValue::from_static(label);
+        let text = keepout::__fuzz::to_utf8(input.body.to_vec(), Some(&header), false);
+        // Text that the parser would take for UTF-16 again is left out.
+        if keepout::__fuzz::utf16_by_shape(&text).is_none() {
+            let again = Robots::parse(&text);
+            common::check_structure(&again, &text);
+            assert_eq!(reading(&labelled), reading(&again));
         }
     }
 });

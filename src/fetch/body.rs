@@ -801,13 +801,6 @@ pub(crate) async fn read_capped(
     Ok(reading.into_body(truncated))
 }
 
-/// Drops the last line if it has no line end: what is left of a body cut at
-/// the cap is then only complete lines.
-pub(crate) fn drop_partial_line(body: &mut Vec<u8>) {
-    let keep = crate::parse::complete_lines(body).len();
-    body.truncate(keep);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1082,18 +1075,5 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("large window"), "{error}");
-    }
-
-    #[test]
-    fn partial_line_is_dropped() {
-        let mut body = b"Disallow: /a\nDisallow: /b\nDisallow: /c".to_vec();
-        drop_partial_line(&mut body);
-        assert_eq!(body, b"Disallow: /a\nDisallow: /b\n");
-        let mut body = b"Disallow: /a\r".to_vec();
-        drop_partial_line(&mut body);
-        assert_eq!(body, b"Disallow: /a\r");
-        let mut body = b"no line end at all".to_vec();
-        drop_partial_line(&mut body);
-        assert!(body.is_empty());
     }
 }

@@ -13,13 +13,13 @@ use http::{HeaderMap, HeaderValue, StatusCode};
 use url::Url;
 
 use super::body::{self, BodyError, CappedBody};
-use super::charset;
 use super::client::{Config, Fetcher};
 use super::expiry;
 use super::outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
 use super::redirect;
 use super::tls;
-use crate::{Error, Robots, parse};
+use crate::charset::{self, Label};
+use crate::{Error, ParseOptions, Robots, parse};
 
 /// What is known about the exchange so far; kept outside the timed future so
 /// a timeout still reports where it got to.
@@ -104,13 +104,14 @@ impl Fetcher {
                 outcome.truncated_at_cap = body.truncated;
                 outcome.etag = etag_text(headers);
                 outcome.last_modified = header_text(headers, &LAST_MODIFIED);
-                let (mut text, from) =
-                    charset::to_utf8(body.bytes, headers.get(CONTENT_TYPE), body.truncated);
-                if body.truncated {
-                    // Section 2.5: parse the complete lines within the limit.
-                    body::drop_partial_line(&mut text);
-                }
-                Robots::from_parsed(parse::parse_decoded(&text, from))
+                let label = headers
+                    .get(CONTENT_TYPE)
+                    .and_then(|value| Label::of_content_type(value.as_bytes()));
+                let from = charset::detect(&body.bytes, label, body.truncated);
+                // Section 2.5: of a body cut at the limit, the complete
+                // lines within it.
+                let options = ParseOptions::new();
+                Robots::from_parsed(parse::parse_in(&body.bytes, from, body.truncated, &options))
             }
             Ending::NotModified => {
                 // Only reached when `previous` had validators.

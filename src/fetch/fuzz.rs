@@ -9,7 +9,8 @@ use http::{HeaderMap, HeaderValue};
 use url::Url;
 
 use super::body::{Coding, Read, Reading};
-use super::{charset, exchange, expiry, redirect};
+use super::{exchange, expiry, redirect};
+use crate::charset::{self, Label};
 
 /// The coding numbered `n` (mod 4): identity, gzip, deflate, brotli.
 fn coding(n: u8) -> Coding {
@@ -75,9 +76,13 @@ pub fn codings(transfer: &[HeaderValue], content: &[HeaderValue]) -> Result<(u8,
 /// A body as the parser is handed it, under `Content-Type: content_type`
 /// (none if `None`), `truncated` if cut at the cap.
 pub fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>, truncated: bool) -> Vec<u8> {
-    let (mut text, _) = charset::to_utf8(body, content_type, truncated);
+    let label = content_type.and_then(|value| Label::of_content_type(value.as_bytes()));
+    let mut text = match charset::detect(&body, label, truncated) {
+        Some(encoding) => encoding.decode(&body).0.into_owned().into_bytes(),
+        None => body,
+    };
     if truncated {
-        super::body::drop_partial_line(&mut text);
+        text.truncate(crate::parse::complete_lines(&text).len());
     }
     text
 }

@@ -97,8 +97,6 @@
 #[cfg(feature = "fetch")]
 mod body;
 #[cfg(feature = "fetch")]
-mod charset;
-#[cfg(feature = "fetch")]
 mod client;
 #[cfg(feature = "fetch")]
 mod exchange;

@@ -13,6 +13,9 @@ use std::cell::Cell;
 use std::fmt;
 use std::sync::OnceLock;
 
+use encoding_rs::Encoding;
+
+use crate::charset::{self, Label};
 use crate::limits::MAX_BODY_LEN;
 use crate::lint::WarningKind;
 use crate::model::{
@@ -220,6 +223,7 @@ pub(crate) fn is_star(value: &[u8]) -> bool {
 pub struct ParseOptions {
     mk1996: bool,
     body_limit: Option<usize>,
+    charset: Option<Label>,
 }
 
 impl ParseOptions {
@@ -267,6 +271,45 @@ impl ParseOptions {
         self
     }
 
+    /// Reads the body in the charset a `Content-Type` header value names
+    /// (`text/plain; charset=ISO-8859-1`), as the fetcher does, for a body
+    /// fetched by a client of your own: `value` is the header's value, as
+    /// `&str`, `&[u8]` or [`http::HeaderValue`].
+    ///
+    /// RFC 9309 section 2.2 makes robots.txt UTF-8, so a label is taken
+    /// only where the body does not show it wrong: a byte order mark
+    /// decides first, then a body whose every other octet is zero is
+    /// UTF-16 (as without this option); a single-byte label (Latin-1,
+    /// Windows-1252, ...) on a body that is valid UTF-8 is overruled
+    /// (servers send `ISO-8859-1` by default), as is a UTF-16 label on a
+    /// body without UTF-16's zero octets. A value without a `charset`
+    /// parameter, or with a label the Encoding Standard does not know or
+    /// maps to its "replacement" encoding (which would decode any body to
+    /// one U+FFFD), changes nothing. A body transcoded from another
+    /// charset gets a [`NotUtf8`](crate::WarningKind::NotUtf8) warning.
+    ///
+    /// ```
+    /// use keepout::{ParseOptions, WarningKind};
+    ///
+    /// let body = b"User-agent: *\nDisallow: /caf\xE9\n"; // Latin-1
+    /// let robots = ParseOptions::new()
+    ///     .content_type("text/plain; charset=iso-8859-1")
+    ///     .parse(body);
+    /// assert!(!robots.is_allowed("ExampleBot", "https://example.com/caf%C3%A9"));
+    /// assert_eq!(robots.warnings()[0].kind, WarningKind::NotUtf8 { encoding: "windows-1252" });
+    ///
+    /// // UTF-8 under the same label stays UTF-8.
+    /// let robots = ParseOptions::new()
+    ///     .content_type("text/plain; charset=iso-8859-1")
+    ///     .parse("User-agent: *\nDisallow: /café\n");
+    /// assert!(!robots.is_allowed("ExampleBot", "https://example.com/caf%C3%A9"));
+    /// assert!(robots.warnings().is_empty());
+    /// ```
+    pub fn content_type(mut self, value: impl AsRef<[u8]>) -> ParseOptions {
+        self.charset = Label::of_content_type(value.as_ref());
+        self
+    }
+
     /// Parses `body`. Never fails and never panics, whatever the bytes.
     pub fn parse(&self, body: impl AsRef<[u8]>) -> Robots {
         Robots::from_parsed(parse(body.as_ref(), self))
@@ -275,22 +318,36 @@ impl ParseOptions {
 
 /// Parses a body with the given options.
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
-    // A UTF-16 body (two corpus files are) is transcoded first; everything
-    // else is read as bytes. The whole body decides (the shape is read from
-    // its first 512 octets), however little of it a limit keeps.
-    let utf16 = utf16_of(body);
+    // A body in UTF-16 (two corpus files are) or in the charset a label
+    // names is transcoded; everything else is read as bytes. The whole body
+    // decides (UTF-16 by shape from its first 512 octets), however little
+    // of it a limit keeps.
+    let from = charset::detect(body, options.charset, false);
     // RFC 9309 section 2.5: of a body over the limit, the complete lines
     // within it.
-    let (body, cut) = match options.body_limit {
-        Some(limit) if body.len() > limit => (&body[..limit], true),
-        _ => (body, false),
-    };
-    let whole = |text| if cut { complete_lines(text) } else { text };
-    if let Some(enc) = utf16 {
-        let (text, _) = enc.decode_with_bom_removal(capped(body));
-        return parse_with_scratch(whole(capped(text.as_bytes())), options, Some(enc));
+    match options.body_limit {
+        Some(limit) if body.len() > limit => parse_in(&body[..limit], from, true, options),
+        _ => parse_in(body, from, false, options),
     }
-    parse_with_scratch(capped(whole(body)), options, None)
+}
+
+/// Parses `body`, in encoding `from` (UTF-8 if `None`); `cut`: the body
+/// was cut at a size limit, so only its complete lines are read (after
+/// transcoding, as an octet in UTF-16 can be half a character).
+pub(crate) fn parse_in(
+    body: &[u8],
+    from: Option<&'static Encoding>,
+    cut: bool,
+    options: &ParseOptions,
+) -> Parsed {
+    let whole = |text| if cut { complete_lines(text) } else { text };
+    match from {
+        Some(encoding) => {
+            let (text, _) = encoding.decode_with_bom_removal(capped(body));
+            parse_with_scratch(whole(capped(text.as_bytes())), options, from)
+        }
+        None => parse_with_scratch(capped(whole(body)), options, None),
+    }
 }
 
 /// `text` up to its last line end (LF or CR, as lines end here): what is
@@ -300,16 +357,6 @@ pub(crate) fn complete_lines(text: &[u8]) -> &[u8] {
     &text[..end]
 }
 
-/// Parses a body the fetcher has made UTF-8 (`fetch::charset`), from
-/// `from` if it was in another encoding.
-#[cfg(feature = "fetch")]
-pub(crate) fn parse_decoded(text: &[u8], from: Option<&'static encoding_rs::Encoding>) -> Parsed {
-    match from {
-        Some(_) => parse_with_scratch(capped(text), &ParseOptions::new(), from),
-        None => parse(text, &ParseOptions::new()),
-    }
-}
-
 /// The first `MAX_BODY_LEN` octets of `text`: arena offsets are 32-bit and
 /// a line's value can grow 3x when stored (percent-encoding, U+FFFD for
 /// bad UTF-8), so only that much is read, transcoded or not.
@@ -317,42 +364,12 @@ fn capped(text: &[u8]) -> &[u8] {
     &text[..text.len().min(MAX_BODY_LEN)]
 }
 
-/// The encoding of a UTF-16 body, known by its byte order mark or, without
-/// one, by its shape ([`utf16_by_shape`]); `None` for any other body.
-fn utf16_of(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
-    match encoding_rs::Encoding::for_bom(body) {
-        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
-        None => utf16_by_shape(body),
-    }
-}
-
-/// The byte order of a UTF-16 body without a byte order mark, told by its
-/// shape: a robots.txt is nearly all ASCII, so in UTF-16 every other octet
-/// is zero. The first two characters must be ASCII (`U\0s\0`, or `\0U\0s`
-/// big-endian), and three in four of the first 256 must have a zero high
-/// octet and a non-zero low one. No text a robots.txt holds has that
-/// shape in UTF-8 (it would be a NUL every other character), and the test
-/// costs one comparison unless the body's first or second octet is zero.
-pub(crate) fn utf16_by_shape(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
-    let (encoding, low, high) = match *body {
-        [a, 0, b, 0, ..] if a != 0 && b != 0 => (encoding_rs::UTF_16LE, 0, 1),
-        [0, a, 0, b, ..] if a != 0 && b != 0 => (encoding_rs::UTF_16BE, 1, 0),
-        _ => return None,
-    };
-    let head = body[..body.len().min(512)].chunks_exact(2);
-    let units = head.len();
-    let narrow = head
-        .filter(|unit| unit[low] != 0 && unit[high] == 0)
-        .count();
-    (narrow * 4 >= units * 3).then_some(encoding)
-}
-
 /// Parses `body` in this thread's [`Scratch`] arrays; `from`: the encoding
 /// it was transcoded from, if it was.
 fn parse_with_scratch(
     body: &[u8],
     options: &ParseOptions,
-    from: Option<&'static encoding_rs::Encoding>,
+    from: Option<&'static Encoding>,
 ) -> Parsed {
     // A fresh one only while the thread is being torn down.
     let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
@@ -1404,6 +1421,14 @@ pub(crate) fn parsed_both_ways(body: &[u8], mk1996: bool) -> (String, String) {
 mod tests {
     use super::*;
 
+    #[test]
+    fn complete_lines_end_at_the_last_line_end() {
+        let text = b"Disallow: /a\nDisallow: /b\r\nDisallow: /c";
+        assert_eq!(complete_lines(text), b"Disallow: /a\nDisallow: /b\r\n");
+        assert_eq!(complete_lines(b"Disallow: /a\r"), b"Disallow: /a\r");
+        assert_eq!(complete_lines(b"no line end at all"), b"");
+    }
+
     thread_local! {
         /// Blocks `repeat_block` has taken on this thread.
         pub(super) static REPEATED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -1855,7 +1880,7 @@ mod tests {
         ) {
             let debug = |parsed: Parsed| format!("{parsed:?}");
             let parsed = debug(parse(&body, &ParseOptions::new().body_limit(limit)));
-            let utf16 = utf16_of(&body).is_some();
+            let utf16 = charset::detect(&body, None, false).is_some();
             if body.len() <= limit {
                 proptest::prop_assert_eq!(parsed, debug(parse(&body, &ParseOptions::new())));
             } else if !utf16 {

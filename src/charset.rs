@@ -1,65 +1,99 @@
-//! Turning a robots.txt body into UTF-8 before parsing.
+//! Which encoding a robots.txt body is in, so that it can be read as
+//! UTF-8.
 //!
 //! RFC 9309 section 2.2 makes robots.txt UTF-8, but servers still send
 //! Latin-1, Windows-1252 or UTF-16 files and say so in `Content-Type`. A BOM
 //! decides first (UTF-16 LE/BE, or UTF-8, which the parser skips); then the
 //! body's shape, when every other octet is zero: UTF-16
-//! (`parse::utf16_by_shape`, which `Robots::parse` applies too); then the
-//! `charset` parameter,
-//! unless the body shows it wrong ([`fit`]); otherwise the bytes are taken
-//! as UTF-8.
+//! ([`utf16_by_shape`]); then the `charset` parameter, unless the body shows
+//! it wrong ([`fit`]); otherwise the bytes are taken as UTF-8. The parser
+//! decodes ([`crate::parse`]); the fetcher and
+//! [`ParseOptions::content_type`](crate::ParseOptions::content_type) hand it
+//! the label.
 
 use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
-use http::HeaderValue;
 
-/// The body as UTF-8 (a UTF-8 BOM, if any, is left for the parser to
-/// skip), and the encoding it was transcoded from, if it was. `truncated`:
-/// the body was cut at the size limit, so it may end inside a character.
-pub(crate) fn to_utf8(
-    body: Vec<u8>,
-    content_type: Option<&HeaderValue>,
+/// The encoding a `charset` label names, as the Encoding Standard maps
+/// labels, and whether the label names a byte order (`utf-16le` does,
+/// `utf-16` does not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Label {
+    encoding: &'static Encoding,
+    order_named: bool,
+}
+
+impl Label {
+    /// The `charset` parameter of a `Content-Type` value; `None` without
+    /// one, for a label the Encoding Standard does not know, and for the
+    /// labels it maps to its "replacement" encoding (`iso-2022-kr`,
+    /// `hz-gb-2312`, ...), which decode any body to one U+FFFD, so that
+    /// `Disallow: /` would come to allow everything.
+    pub(crate) fn of_content_type(value: &[u8]) -> Option<Label> {
+        let label = charset_param(value)?;
+        let encoding = Encoding::for_label(label).filter(|&e| e != REPLACEMENT)?;
+        let lower = label.to_ascii_lowercase();
+        let order_named = lower.ends_with(b"le") || lower.ends_with(b"be");
+        Some(Label {
+            encoding,
+            order_named,
+        })
+    }
+}
+
+/// The encoding to transcode `body` from before parsing; `None` to read its
+/// octets as UTF-8 (a UTF-8 BOM is left for the parser to skip).
+/// `truncated`: the body was cut at a size limit, so it may end inside a
+/// character.
+pub(crate) fn detect(
+    body: &[u8],
+    label: Option<Label>,
     truncated: bool,
-) -> (Vec<u8>, Option<&'static Encoding>) {
-    let encoding = match Encoding::for_bom(&body) {
+) -> Option<&'static Encoding> {
+    let encoding = match Encoding::for_bom(body) {
         Some((encoding, _)) => encoding,
         // UTF-16 without a BOM, whatever the label says (read under a
         // single-byte label, `é` as `E9 00` would become three octets and
         // put the text after it out of step); else the label.
-        None => match crate::parse::utf16_by_shape(&body).or_else(|| {
-            content_type
-                .and_then(charset_label)
-                .and_then(|label| fit(label, &body, truncated))
-        }) {
-            Some(encoding) => encoding,
-            None => return (body, None),
-        },
+        None => utf16_by_shape(body).or_else(|| fit(label?, body, truncated))?,
     };
-    if encoding == UTF_8 {
-        return (body, None);
-    }
-    // `decode` strips a BOM for the encoding it detects and replaces
-    // malformed sequences with U+FFFD, so parsing always sees valid text.
-    let (text, _, _) = encoding.decode(&body);
-    (text.into_owned().into_bytes(), Some(encoding))
+    Some(encoding).filter(|&encoding| encoding != UTF_8)
+}
+
+/// The byte order of a UTF-16 body without a byte order mark, told by its
+/// shape: a robots.txt is nearly all ASCII, so in UTF-16 every other octet
+/// is zero. The first two characters must be ASCII (`U\0s\0`, or `\0U\0s`
+/// big-endian), and three in four of the first 256 must have a zero high
+/// octet and a non-zero low one. No text a robots.txt holds has that
+/// shape in UTF-8 (it would be a NUL every other character), and the test
+/// costs one comparison unless the body's first or second octet is zero.
+pub(crate) fn utf16_by_shape(body: &[u8]) -> Option<&'static Encoding> {
+    let (encoding, low, high) = match *body {
+        [a, 0, b, 0, ..] if a != 0 && b != 0 => (UTF_16LE, 0, 1),
+        [0, a, 0, b, ..] if a != 0 && b != 0 => (UTF_16BE, 1, 0),
+        _ => return None,
+    };
+    let head = body[..body.len().min(512)].chunks_exact(2);
+    let units = head.len();
+    let narrow = head
+        .filter(|unit| unit[low] != 0 && unit[high] == 0)
+        .count();
+    (narrow * 4 >= units * 3).then_some(encoding)
 }
 
 /// The encoding to read `body` (which has no BOM) in, given its `charset`
 /// label; `None` to take it as UTF-8. The label is overruled where the body
 /// shows it wrong:
 ///
-/// - The labels the Encoding Standard maps to its "replacement" encoding
-///   (`iso-2022-kr`, `hz-gb-2312`, ...) decode any body to one U+FFFD, so
-///   that `Disallow: /` would come to allow everything: ignored.
 /// - A robots.txt in UTF-16 is mostly ASCII, so about half its octets are
 ///   zero, nearly all at odd offsets or nearly all at even ones: a UTF-16
-///   label is ignored (the same failure) unless zeros at one parity make
-///   up a quarter of the first 256 code units. (A single NUL in an ASCII
-///   file is no sign of UTF-16: read so, `Disallow: /` would be lost.)
-///   A label that names no byte order (`utf-16`,
-///   which the Encoding Standard reads as little-endian) is read in the
-///   order its line ends show: `0A 00` little-endian, `00 0A` big-endian
-///   (U+0A00 and U+0D00, the other readings, are not characters a
-///   robots.txt holds). A label that names one is trusted.
+///   label is ignored (read so, an ASCII file would lose every rule)
+///   unless zeros at one parity make up a quarter of the first 256 code
+///   units. (A single NUL in an ASCII file is no sign of UTF-16: read so,
+///   `Disallow: /` would be lost.) A label that names no byte order
+///   (`utf-16`, which the Encoding Standard reads as little-endian) is read
+///   in the order its line ends show: `0A 00` little-endian, `00 0A`
+///   big-endian (U+0A00 and U+0D00, the other readings, are not characters
+///   a robots.txt holds). A label that names one is trusted.
 /// - A body that is valid UTF-8 (or, `truncated`, cut inside its last
 ///   character) is read as UTF-8 whatever single-byte label it carries
 ///   (servers label files `ISO-8859-1` by default): text in a single-byte
@@ -67,11 +101,8 @@ pub(crate) fn to_utf8(
 ///   reading `/café` in UTF-8 as Latin-1 would give `/cafÃ©`, which no URL
 ///   matches. (Multi-byte charsets are trusted: a GBK character can happen
 ///   to be a valid UTF-8 sequence.)
-fn fit(label: &[u8], body: &[u8], truncated: bool) -> Option<&'static Encoding> {
-    let encoding = Encoding::for_label(label)?;
-    if encoding == REPLACEMENT {
-        return None;
-    }
+fn fit(label: Label, body: &[u8], truncated: bool) -> Option<&'static Encoding> {
+    let encoding = label.encoding;
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let head = &body[..body.len().min(512)];
         let (mut even, mut odd) = (0, 0);
@@ -83,8 +114,7 @@ fn fit(label: &[u8], body: &[u8], truncated: bool) -> Option<&'static Encoding> 
         if units == 0 || even.max(odd) * 4 < units {
             return None;
         }
-        let lower = label.to_ascii_lowercase();
-        if lower.ends_with(b"le") || lower.ends_with(b"be") {
+        if label.order_named {
             return Some(encoding);
         }
         // Line ends at even offsets, in either order.
@@ -111,8 +141,7 @@ fn fit(label: &[u8], body: &[u8], truncated: bool) -> Option<&'static Encoding> 
 }
 
 /// The `charset` parameter of a `Content-Type` value, unquoted.
-fn charset_label(content_type: &HeaderValue) -> Option<&[u8]> {
-    let value = content_type.as_bytes();
+fn charset_param(value: &[u8]) -> Option<&[u8]> {
     // Skip the media type; parameters follow semicolons.
     for param in value.split(|&b| b == b';').skip(1) {
         let param = param.trim_ascii();
@@ -136,29 +165,32 @@ fn charset_label(content_type: &HeaderValue) -> Option<&[u8]> {
 mod tests {
     use super::*;
 
-    fn ct(value: &str) -> HeaderValue {
-        HeaderValue::from_str(value).unwrap()
+    /// The label of a `Content-Type` value.
+    fn ct(value: &str) -> Option<Label> {
+        Label::of_content_type(value.as_bytes())
+    }
+
+    /// `body` as the parser reads it: transcoded if [`detect`] says so.
+    fn to_utf8(body: Vec<u8>, label: Option<Label>, truncated: bool) -> Vec<u8> {
+        match detect(&body, label, truncated) {
+            Some(encoding) => encoding.decode(&body).0.into_owned().into_bytes(),
+            None => body,
+        }
     }
 
     /// [`to_utf8`] of a body read to its end.
-    fn whole(body: Vec<u8>, content_type: Option<&HeaderValue>) -> Vec<u8> {
-        to_utf8(body, content_type, false).0
+    fn whole(body: Vec<u8>, label: Option<Label>) -> Vec<u8> {
+        to_utf8(body, label, false)
     }
 
     #[test]
     fn utf8_passes_through() {
         let body = "Disallow: /café\n".as_bytes().to_vec();
         assert_eq!(whole(body.clone(), None), body);
-        assert_eq!(
-            whole(body.clone(), Some(&ct("text/plain; charset=utf-8"))),
-            body
-        );
-        assert_eq!(
-            whole(body.clone(), Some(&ct("text/plain; charset=bogus"))),
-            body
-        );
+        assert_eq!(whole(body.clone(), ct("text/plain; charset=utf-8")), body);
+        assert_eq!(whole(body.clone(), ct("text/plain; charset=bogus")), body);
         let with_bom = [b"\xEF\xBB\xBF".as_slice(), &body].concat();
-        assert_eq!(whole(with_bom.clone(), Some(&ct("text/plain"))), with_bom);
+        assert_eq!(whole(with_bom.clone(), ct("text/plain")), with_bom);
     }
 
     #[test]
@@ -166,21 +198,15 @@ mod tests {
         let body = b"Disallow: /caf\xE9\n".to_vec();
         let want = "Disallow: /café\n".as_bytes();
         assert_eq!(
-            whole(body.clone(), Some(&ct("text/plain; charset=ISO-8859-1"))),
+            whole(body.clone(), ct("text/plain; charset=ISO-8859-1")),
             want
         );
         assert_eq!(
-            whole(
-                body.clone(),
-                Some(&ct("text/plain;charset=\"windows-1252\""))
-            ),
+            whole(body.clone(), ct("text/plain;charset=\"windows-1252\"")),
             want
         );
         assert_eq!(
-            whole(
-                body,
-                Some(&ct("text/plain; format=flowed; Charset = latin1"))
-            ),
+            whole(body, ct("text/plain; format=flowed; Charset = latin1")),
             want
         );
     }
@@ -190,29 +216,29 @@ mod tests {
         let body = "Disallow: /café\nDisallow: /日本\n".as_bytes().to_vec();
         for label in ["ISO-8859-1", "windows-1252", "koi8-r", "latin1"] {
             let value = format!("text/plain; charset={label}");
-            assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
+            assert_eq!(whole(body.clone(), ct(&value)), body, "{label}");
         }
         // Multi-byte labels are trusted (GBK's `说` is the valid UTF-8
         // `˵`): decoded.
         let gbk = b"Disallow: /\xCB\xB5\n".to_vec();
         assert_eq!(
-            whole(gbk, Some(&ct("text/plain; charset=gbk"))),
+            whole(gbk, ct("text/plain; charset=gbk")),
             "Disallow: /说\n".as_bytes()
         );
         // A body cut at the size limit inside its last character is still
         // UTF-8; one read to its end is not.
         let latin1 = ct("text/plain; charset=latin1");
         let cut = body[..body.len() - 2].to_vec();
-        assert_eq!(to_utf8(cut.clone(), Some(&latin1), true).0, cut);
-        assert_ne!(to_utf8(cut, Some(&latin1), false).0, body[..body.len() - 2]);
+        assert_eq!(to_utf8(cut.clone(), latin1, true), cut);
+        assert_ne!(to_utf8(cut, latin1, false), body[..body.len() - 2]);
         // A Latin-1 body is not valid UTF-8 (a lone 0xE9), even at its
         // very end: transcoded.
         assert_eq!(
-            whole(b"Disallow: /caf\xE9".to_vec(), Some(&latin1)),
+            whole(b"Disallow: /caf\xE9".to_vec(), latin1),
             "Disallow: /café".as_bytes()
         );
         assert_eq!(
-            whole(b"Disallow: /caf\xE9\n".to_vec(), Some(&latin1)),
+            whole(b"Disallow: /caf\xE9\n".to_vec(), latin1),
             "Disallow: /café\n".as_bytes()
         );
     }
@@ -226,13 +252,13 @@ mod tests {
             let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
             let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
             let bare = ct("text/plain; charset=utf-16");
-            assert_eq!(whole(le.clone(), Some(&bare)), text.as_bytes());
-            assert_eq!(whole(be.clone(), Some(&bare)), text.as_bytes());
+            assert_eq!(whole(le.clone(), bare), text.as_bytes());
+            assert_eq!(whole(be.clone(), bare), text.as_bytes());
             // A label that names the order is trusted.
             let named = ct("text/plain; charset=UTF-16LE");
-            assert_eq!(whole(le, Some(&named)), text.as_bytes());
+            assert_eq!(whole(le, named), text.as_bytes());
             let named = ct("text/plain; charset=utf-16be");
-            assert_eq!(whole(be, Some(&named)), text.as_bytes());
+            assert_eq!(whole(be, named), text.as_bytes());
         }
     }
 
@@ -245,15 +271,15 @@ mod tests {
         let be_bom = [b"\xFE\xFF".as_slice(), &be].concat();
         assert_eq!(whole(le_bom, None), text.as_bytes());
         assert_eq!(
-            whole(be_bom.clone(), Some(&ct("text/plain; charset=utf-8"))),
+            whole(be_bom.clone(), ct("text/plain; charset=utf-8")),
             text.as_bytes()
         );
         assert_eq!(
-            whole(le, Some(&ct("text/plain; charset=utf-16le"))),
+            whole(le, ct("text/plain; charset=utf-16le")),
             text.as_bytes()
         );
         assert_eq!(
-            whole(be, Some(&ct("text/plain; charset=UTF-16BE"))),
+            whole(be, ct("text/plain; charset=UTF-16BE")),
             text.as_bytes()
         );
     }
@@ -270,7 +296,7 @@ mod tests {
             "utf-16be",
         ] {
             let value = format!("text/plain; charset={label}");
-            assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
+            assert_eq!(whole(body.clone(), ct(&value)), body, "{label}");
         }
         // Nor does a stray NUL make an ASCII file UTF-16.
         let mut nul = body.clone();
@@ -280,15 +306,12 @@ mod tests {
         for body in [nul, inside] {
             for label in ["utf-16", "UTF-16LE", "utf-16be"] {
                 let value = format!("text/plain; charset={label}");
-                assert_eq!(whole(body.clone(), Some(&ct(&value))), body, "{label}");
+                assert_eq!(whole(body.clone(), ct(&value)), body, "{label}");
             }
         }
         // A body in UTF-16 is still read so, without a BOM.
         let text = "User-agent: *\nDisallow: /\n";
         let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        assert_eq!(
-            whole(le, Some(&ct("text/plain; charset=utf-16"))),
-            text.as_bytes()
-        );
+        assert_eq!(whole(le, ct("text/plain; charset=utf-16")), text.as_bytes());
     }
 }
