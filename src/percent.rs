@@ -307,8 +307,11 @@ fn scan(input: &[u8], i: usize) -> usize {
 }
 
 /// The offset of the first octet of `input` that normalising a path would
-/// rewrite, or of its first `#`, or `input.len()`: a URL path read up to
-/// there is already in normal form. Plain octets are crossed sixteen at a
+/// rewrite, or of its first `#`, or of the first octet that a client
+/// parsing URLs by the URL standard reads otherwise (the `.` of a dot
+/// segment, `/.` or `/..`, and an `'` in the query, sent as `%27`; see
+/// `matcher::url::client_url`), or `input.len()`: a URL path read up to
+/// there is already in normal form, and requested as written. Plain octets are crossed sixteen at a
 /// time by [`look_lanes`] (about half the SIMD operations of an exact test
 /// of [`SPECIAL_LINE`]: a check's URL is most of what it scans), whose
 /// stops at `!` and `~` are stepped over; runs of escapes already in normal
@@ -316,13 +319,52 @@ fn scan(input: &[u8], i: usize) -> usize {
 /// escape.
 #[inline]
 pub(crate) fn normal_until_fragment(input: &[u8]) -> usize {
-    let find = |i| lanes::find(input, i, look_lanes, &LOOK_LINE);
+    let url_lanes = |v: &Lanes| {
+        // Each lane's next octet; the last lane's is in the next sixteen,
+        // taken as a `.` so that a `/` there stops the scan to look.
+        let mut next = [b'.'; 16];
+        next[..15].copy_from_slice(&v[1..]);
+        let mut slash_dot = [0u8; 16];
+        for k in 0..16 {
+            slash_dot[k] = if (v[k] == b'/') & (next[k] == b'.') {
+                0xFF
+            } else {
+                0
+            };
+        }
+        lanes_or(
+            look_lanes(v),
+            lanes_or(slash_dot, lanes_where(v, |b| b == b'\'')),
+        )
+    };
+    let find = |i| lanes::find(input, i, url_lanes, &LOOK_URL);
     let mut i = find(0);
     loop {
         match input.get(i) {
             Some(b'%') => match skip_normal_escapes(input, i) {
                 j if j == i => return i,
                 j => i = find(j),
+            },
+            // `/.`: a dot segment if the `.` or `..` ends the segment (in
+            // the query too, where it changes nothing: the caller then
+            // only takes the longer way).
+            Some(b'/') => {
+                let after = &input[i + 1..];
+                let segment = after.first() == Some(&b'.') && {
+                    let after = &after[1..];
+                    let after = after.strip_prefix(b".").unwrap_or(after);
+                    after
+                        .first()
+                        .is_none_or(|&b| matches!(b, b'/' | b'?' | b'#'))
+                };
+                match segment {
+                    true => return i + 1,
+                    false => i = find(i + 1),
+                }
+            }
+            Some(b'\'') => match memchr::memchr(b'?', &input[..i]) {
+                Some(_) => return i,
+                None => i = find(i + 1),
             },
             Some(&b) if plain_look(b) => i = find(i + 1),
             _ => return i,
@@ -335,6 +377,15 @@ static LOOK_LINE: [u8; 256] = {
     let mut t = SPECIAL_LINE;
     t[b'!' as usize] = 1;
     t[b'~' as usize] = 1;
+    t
+};
+
+/// 1 for the octets [`normal_until_fragment`] stops at in fewer than
+/// sixteen: [`LOOK_LINE`]'s, `/` (to look for a `.` after it) and `'`.
+static LOOK_URL: [u8; 256] = {
+    let mut t = LOOK_LINE;
+    t[b'/' as usize] = 1;
+    t[b'\'' as usize] = 1;
     t
 };
 

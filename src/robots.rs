@@ -141,15 +141,15 @@ impl Robots {
     /// fragment are ignored. Both the URL and the patterns are compared in
     /// percent-encoded normal form (RFC 9309 section 2.2.2).
     ///
-    /// The path is read as written, as RFC 3986 and Google's library read
-    /// it: dot segments (`/a/../b`) are not resolved, `\` is not a path
-    /// separator, and a tab or newline inside is data. An HTTP client that
-    /// parses URLs by the WHATWG URL standard (reqwest, through the `url`
-    /// crate) would request `/b` for `/a/../b` (and `/ab` for `/a\tb`), so
-    /// check the URL as the client will send it: for instance a
-    /// `url::Url` (pass `&url`), which a crawler gets anyway by resolving
-    /// links with `Url::join`. ([`RobotsCache::is_allowed`](crate::RobotsCache::is_allowed)
-    /// reads its URL so.)
+    /// The path checked is the one an HTTP client requests for `url`: dot
+    /// segments are resolved (RFC 3986 section 5.2.4), so
+    /// `https://example.com/a/../private` is checked as `/private`, the
+    /// path it fetches, and the URL is read as the URL standard's parser
+    /// (reqwest's, through the `url` crate) reads it: a `\` in an http(s)
+    /// URL is a `/`, tabs and newlines are dropped, an `'` in the query is
+    /// `%27`. (Google's library reads the path as written, and would let
+    /// `/a/../private` through.) A URL that needs none of this costs
+    /// nothing more; one that does is parsed by the `url` crate.
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
     /// `//x/y` is scheme-relative (host `x`, path `/y`), and text with

@@ -73,13 +73,19 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
 /// A conservative test of "already in normal form" for the path and query
 /// of an absolute URL: printable ASCII that percent-normalisation keeps as
 /// is (RFC 3986 unreserved and reserved characters, less `*` and `$`), and
-/// no `%` at all.
+/// no `%` at all; and read as written by a client: no dot segment, and no
+/// `'` in the query (sent as `%27`).
 fn plainly_normal(url: &str) -> bool {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let path = &rest[rest.find(['/', '?']).unwrap_or(rest.len())..];
-    !path.starts_with('?')
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    let dot_segment = path.split('/').any(|s| s == "." || s == "..");
+    !path.is_empty()
+        && !dot_segment
+        && !query.contains('\'')
         && path
             .bytes()
+            .chain(query.bytes())
             .all(|b| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!&'()+,;=".contains(&b))
 }
 
@@ -100,8 +106,9 @@ fn no_allocation_per_check_over_the_corpus() {
                 assert_eq!((a, b), (0, 0), "{}: {url}", file.name);
             } else {
                 other += 1;
-                // At most the normalised copy of the path.
-                assert!(a <= 1 && b <= 1, "{}: {url}: {a} {b}", file.name);
+                // At most the normalised copy of the path, and the URL as
+                // a client reads it where that differs (`/a/../b`).
+                assert!(a <= 2 && b <= 2, "{}: {url}: {a} {b}", file.name);
             }
         }
     }

@@ -188,8 +188,13 @@ fn check_body(name: &str, body: &[u8], robots: &Robots) -> usize {
                 check_decision(&d, allowed, &ctx);
                 asked += 1;
                 // The URL made from the rule's own pattern matches the rule,
-                // so the decision is that rule or a stronger one.
-                if i == 0 && rule.normalized().starts_with('/') && d.cause() != Cause::RobotsTxt {
+                // so the decision is that rule or a stronger one (unless a
+                // client reads it as another path: `/*.$` makes `/.`).
+                if i == 0
+                    && rule.normalized().starts_with('/')
+                    && d.cause() != Cause::RobotsTxt
+                    && !has_dot_segment(url)
+                {
                     let won = d.rule().unwrap_or_else(|| panic!("no match: {}", ctx()));
                     let strength =
                         |r: &keepout::RuleView<'_>| (r.priority(), r.kind() == RuleKind::Allow);
@@ -554,4 +559,13 @@ fn explaining_among_many_twin_groups_is_fast() {
 fn corpus_dir_is_where_the_readme_says() {
     assert!(Path::new(CORPUS).join("README.md").exists());
     assert!(Path::new(CORPUS).join("SOURCES.tsv").exists());
+}
+
+/// Whether `url`'s path holds a `.` or `..` segment, which a client
+/// resolves (`/a/../b` is `/b`).
+fn has_dot_segment(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = &rest[rest.find('/').unwrap_or(rest.len())..];
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    path.split('/').any(|s| s == "." || s == "..")
 }

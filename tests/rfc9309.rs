@@ -330,17 +330,43 @@ fn url_forms() {
     assert!(robots.is_allowed("bot", "https://example.com/#/x"));
 }
 
-// The path is the URI's path as written (RFC 3986 section 3.3), as Google's
-// library reads it: dot segments are not resolved, `\` separates nothing.
-// (`Robots::is_allowed` documents this: callers check the URL they send.)
+// The path checked is the one a client requests (RFC 9309 section 2.2.2
+// matches "the URI path"): dot segments resolved (RFC 3986 section 5.2.4,
+// as clients and servers resolve them), and what the URL standard's parser
+// (reqwest's, through the `url` crate) changes besides. Google's library
+// reads the text as written, which would let `/x/../private` through.
 #[test]
-fn paths_are_read_as_written() {
-    let robots = Robots::parse("User-agent: *\nDisallow: /private\n");
-    assert!(robots.is_allowed("bot", "https://example.com/x/../private"));
-    assert!(!robots.is_allowed("bot", "https://example.com/private/../x"));
-    assert!(robots.is_allowed("bot", "https://example.com\\private"));
-    let resolved = url::Url::parse("https://example.com/x/../private").unwrap();
-    assert!(!robots.is_allowed("bot", resolved.as_str()));
+fn paths_are_read_as_a_client_requests_them() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /private\nDisallow: /*'\n");
+    let owned = robots.owned_agent("bot");
+    for (url, allowed) in [
+        ("https://example.com/x/../private", false),
+        ("https://example.com/x/%2E%2e/private", false),
+        ("https://example.com/./private/x", false),
+        ("https://example.com/private/../x", true),
+        ("https://example.com\\private", false),
+        ("https://example.com/pri\tvate", false),
+        ("http:/example.com/private", false),
+        ("/x/../private", false),
+        ("/private/..", true),
+        // A segment that only starts with a dot is no dot segment.
+        ("https://example.com/.private", true),
+        ("https://example.com/.well-known/../private", false),
+        // A query is not resolved; its `'` is sent as `%27`, its path's as
+        // written.
+        ("https://example.com/q?/../private", true),
+        ("https://example.com/q?it's", true),
+        ("https://example.com/it's", false),
+    ] {
+        assert_eq!(robots.is_allowed("bot", url), allowed, "{url}");
+        assert_eq!(robots.agent("bot").is_allowed(url), allowed, "{url}");
+        assert_eq!(owned.is_allowed(url), allowed, "{url}");
+        assert_eq!(robots.explain("bot", url).allowed(), allowed, "{url}");
+        // As the `url` crate reads it, where it takes the text.
+        if let Ok(read) = url::Url::parse(url) {
+            assert_eq!(robots.is_allowed("bot", &read), allowed, "{url} as {read}");
+        }
+    }
 }
 
 // Unavailable means allow all; unreachable means disallow all (section 2.3.1).

@@ -122,7 +122,7 @@ use invalidations::{Invalidations, Since};
 use crate::fetch::MAX_FRESHNESS;
 use stats::Counters;
 
-use crate::fetch::{Fetcher, as_client_reads, origin_key, origin_key_ref};
+use crate::fetch::{Fetcher, origin_key, origin_key_ref};
 use crate::{Error, Robots};
 
 /// The default capacity: 64 MiB of estimated retained bytes.
@@ -302,22 +302,16 @@ impl RobotsCache {
     }
 
     /// May `agent` fetch `url`? The rules for `url`'s origin, from
-    /// [`get`](Self::get), answer as [`Robots::is_allowed`] does, for `url`
-    /// as the `url` crate reads it, as they read its origin: so for the
-    /// path an HTTP client using that crate (reqwest) requests. A `\` is
-    /// then a `/`, tabs and newlines are dropped, dot segments resolved and
-    /// an `'` in the query sent as `%27`:
-    /// `https://example.com/a/../private` is checked as `/private`, where
-    /// [`Robots::is_allowed`] reads the path as written. To see which line
-    /// decided, ask [`Robots::explain`] about the URL so read, a
-    /// [`url::Url`]: `cache.get(u).await?.explain(agent, &Url::parse(u)?)`
-    /// gives this verdict with its reason (with `u` itself, it may not).
+    /// [`get`](Self::get), answer as [`Robots::is_allowed`] does (for the
+    /// path an HTTP client requests: `https://example.com/a/../private` is
+    /// checked as `/private`). `cache.get(u).await?.explain(agent, u)` gives
+    /// the same verdict with its reason.
     ///
     /// Fails as [`get`](Self::get) does.
     pub async fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> Result<bool, Error> {
         let url = url.as_ref();
         let robots = self.get(url).await?;
-        Ok(robots.is_allowed(agent, as_client_reads(url)))
+        Ok(robots.is_allowed(agent, url))
     }
 
     /// `agent`'s `Crawl-delay` on `url`'s origin (see

@@ -128,7 +128,7 @@ pub use client::{
 #[cfg(feature = "fetch")]
 pub use outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
 #[cfg(feature = "fetch")]
-pub(crate) use target::{as_client_reads, origin_key_ref};
+pub(crate) use target::origin_key_ref;
 pub use target::{origin_key, robots_url};
 
 #[cfg(feature = "fetch")]

@@ -50,49 +50,6 @@ pub(crate) fn origin_key_ref(url: &str) -> Result<Cow<'_, str>, Error> {
     }
 }
 
-/// `url` as the `url` crate reads it (and so reqwest, which requests what
-/// it reads), where that may differ from reading it as written, as
-/// [`Robots::is_allowed`](crate::Robots::is_allowed) does (RFC 3986): a
-/// `\` is a `/` in an http(s) URL, a tab or newline is dropped, and dot
-/// segments (`.`, `..`, `%2e`) are resolved, and the host is read after
-/// any number of slashes (`http:/h/p` and `http:///h/p` are `http://h/p`),
-/// and an `'` in the query is sent as `%27` (which the rules tell apart
-/// from `'`: RFC 9309 section 2.2.2 leaves a reserved character as it is).
-/// Borrowed, as written, when the text starts `http://` or `https://` (in
-/// any case) then a host, and holds none of `\`, tab, CR, LF, `'`, `/.` or
-/// `/%2e`, so that no such reading applies; else the URL standard's
-/// serialisation, or the text as written if it is no URL.
-#[cfg(feature = "fetch")]
-pub(crate) fn as_client_reads(url: &str) -> Cow<'_, str> {
-    let b = url.as_bytes();
-    let after_scheme = if b.len() >= 8 && b[..8].eq_ignore_ascii_case(b"https://") {
-        8
-    } else if b.len() >= 7 && b[..7].eq_ignore_ascii_case(b"http://") {
-        7
-    } else {
-        0
-    };
-    // Not `scheme://host`: the path as written is not where the parser,
-    // which reads the host after any slashes (or none), finds it.
-    let odd_start = after_scheme == 0 || b.get(after_scheme) == Some(&b'/');
-    let differs = odd_start
-        || b.iter().enumerate().any(|(i, &c)| match c {
-            b'\\' | b'\t' | b'\n' | b'\r' | b'\'' => true,
-            b'/' => match b.get(i + 1) {
-                Some(b'.') => true,
-                Some(b'%') => {
-                    b.get(i + 2) == Some(&b'2') && matches!(b.get(i + 3), Some(b'e' | b'E'))
-                }
-                _ => false,
-            },
-            _ => false,
-        });
-    match differs {
-        false => Cow::Borrowed(url),
-        true => Url::parse(url).map_or(Cow::Borrowed(url), |u| Cow::Owned(u.into())),
-    }
-}
-
 /// The origin key of `url` when it is `http://` or `https://` followed by a
 /// host name the URL standard keeps as written: lower-case ASCII letters,
 /// digits, `-` and `.`, in non-empty labels, the last starting with a
@@ -365,65 +322,6 @@ mod tests {
                 proptest::prop_assert_eq!(Some(key.to_owned()), full, "{}", url);
             }
         }
-    }
-
-    proptest::proptest! {
-        /// Where the text is kept as written, the `url` crate reads the
-        /// same path and query from it (these pieces need no encoding).
-        #[cfg(feature = "fetch")]
-        #[test]
-        fn text_kept_as_written_is_what_the_url_crate_reads(
-            pieces in proptest::collection::vec(
-                proptest::sample::select(&[
-                    "/", "a", ".", "..", "%2e", "%2E", "%2f", "\\", "\t", "\n", "\r", "?", "#", "e", "'",
-                ][..]),
-                0..10,
-            ),
-        ) {
-            let url = format!("http://h/{}", pieces.concat());
-            let kept = as_client_reads(&url);
-            let parsed = Url::parse(&url).unwrap();
-            let read = &parsed[url::Position::BeforePath..url::Position::AfterQuery];
-            if let Cow::Borrowed(_) = kept {
-                let written = &url["http://h".len()..];
-                let written = &written[..written.find('#').unwrap_or(written.len())];
-                proptest::prop_assert_eq!(written, read, "{:?}", url);
-            } else {
-                proptest::prop_assert_eq!(&*kept, parsed.as_str());
-            }
-        }
-    }
-
-    #[cfg(feature = "fetch")]
-    #[test]
-    fn the_client_reading_is_taken_only_where_it_may_differ() {
-        for url in [
-            "https://h/a/b?c#d",
-            "https://h",
-            "https://h/a.b/c.d",
-            "https://h/%2f",
-        ] {
-            assert!(
-                matches!(as_client_reads(url), Cow::Borrowed(u) if u == url),
-                "{url}"
-            );
-        }
-        for (url, read) in [
-            ("https://h/a/../b", "https://h/b"),
-            ("https://h/a/%2E%2e/b", "https://h/b"),
-            ("https://h\\a\\b", "https://h/a/b"),
-            ("https://h/a\tb", "https://h/ab"),
-            ("https://h/.well-known/x", "https://h/.well-known/x"),
-            // The host after one slash, three, or none.
-            ("http:/h/a", "http://h/a"),
-            ("HTTPS:///h/a?b", "https://h/a?b"),
-            ("http:h/a", "http://h/a"),
-            ("https://h/it's?q='", "https://h/it's?q=%27"),
-        ] {
-            assert_eq!(as_client_reads(url), read, "{url}");
-        }
-        // No URL: as written.
-        assert_eq!(as_client_reads("/a/../b"), "/a/../b");
     }
 
     #[test]

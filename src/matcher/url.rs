@@ -4,37 +4,47 @@
 
 use std::borrow::Cow;
 
+use url::Url;
+
 use crate::lanes::{self, Lanes, lanes_or, lanes_where};
 use crate::percent::{self, Mode};
 
 /// The path and query of `url`, which may be absolute (`https://h/p?q#f`),
-/// scheme-relative (`//h/p`) or a path (`/p?q`). The fragment is dropped; an
-/// empty path is `/`. Never fails: for text that is no URL it returns what
-/// follows the first `/` or `?`, else `/`. (Checks use [`normal_path`];
-/// this is for tests and fuzzing.)
+/// scheme-relative (`//h/p`) or a path (`/p?q`), as a client requests them
+/// ([`client_url`]). The fragment is dropped; an empty path is `/`. Never
+/// fails: for text that is no URL it returns what follows the first `/` or
+/// `?`, else `/`. (Checks use [`normal_path`]; this is for tests and
+/// fuzzing.)
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn path_and_query(url: &str) -> Cow<'_, [u8]> {
-    let rest = raw_path(url);
+    match client_url(url) {
+        Some(read) => Cow::Owned(rooted(path_query(&read)).into_owned()),
+        None => rooted(raw_path(url)),
+    }
+}
+
+/// A path and query as [`raw_path`] gives them, with the `/` an empty path
+/// stands for.
+fn rooted(rest: &[u8]) -> Cow<'_, [u8]> {
     match rest.first() {
         None => Cow::Borrowed(b"/"),
-        Some(b'?') => {
-            let mut v = Vec::with_capacity(rest.len() + 1);
-            v.push(b'/');
-            v.extend_from_slice(rest);
-            Cow::Owned(v)
-        }
+        Some(b'?') => Cow::Owned([b"/", rest].concat()),
         Some(_) => Cow::Borrowed(rest),
     }
 }
 
-/// The path and query of `url` as [`path_and_query`] reads them, in
-/// percent-encoded normal form ([`percent::path`]). Borrows from `url` when
-/// it is already normal; otherwise allocates once, for the normal form.
+/// The path and query of `url` as a client requests them ([`client_url`]),
+/// in percent-encoded normal form ([`percent::path`]). Borrows from `url`
+/// when it is already normal and a client reads it as written; otherwise
+/// allocates once for the normal form, and, where a client reads it
+/// otherwise, once more for the URL so read.
 #[inline]
 pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
-    // The common case in one pass: `http(s)://host/path`, nothing to trim,
-    // a path already in normal form up to its end or its fragment.
-    if let Some(rest) = after_http_authority(url.as_bytes()) {
+    // The common case in one pass: `http(s)://host/path` or `/path`,
+    // nothing to trim, a path already in normal form up to its end or its
+    // fragment, and nothing a client reads otherwise (the scan stops at a
+    // dot segment and at an `'` in the query).
+    if let Some(rest) = plain_rest(url.as_bytes()) {
         let stop = percent::normal_until_fragment(rest);
         if rest.get(stop).is_none_or(|&b| b == b'#') {
             match rest[..stop].first() {
@@ -45,7 +55,14 @@ pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
             }
         }
     }
-    let rest = raw_path(url);
+    match client_url(url) {
+        Some(read) => Cow::Owned(normal_form(path_query(&read)).into_owned()),
+        None => normal_form(raw_path(url)),
+    }
+}
+
+/// A path and query as [`raw_path`] gives them, in normal form.
+fn normal_form(rest: &[u8]) -> Cow<'_, [u8]> {
     match rest.first() {
         None => Cow::Borrowed(b"/"),
         Some(b'?') => {
@@ -57,6 +74,112 @@ pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
         Some(_) => percent::path(rest),
     }
 }
+
+/// What follows the authority of `s` when it is `http(s)://host...` (as
+/// [`after_http_authority`] takes it), or `s` itself when it is a path
+/// starting with a single `/`, with no control or space to trim at its
+/// end: text whose path and query start where they are written.
+#[inline]
+fn plain_rest(s: &[u8]) -> Option<&[u8]> {
+    match s {
+        [b'/', second, ..] if *second != b'/' && s[s.len() - 1] > b' ' => Some(s),
+        [b'/'] => Some(s),
+        _ => after_http_authority(s),
+    }
+}
+
+/// The path and query of a URL, as written in its serialisation.
+fn path_query(url: &Url) -> &[u8] {
+    url[url::Position::BeforePath..url::Position::AfterQuery].as_bytes()
+}
+
+/// `url` as a client parsing URLs by the URL standard (the `url` crate,
+/// and so reqwest; browsers) reads it, where that may differ from reading
+/// it as written (RFC 3986, and Google's library): dot segments (`.`,
+/// `..`, `%2e`, ...) resolved (RFC 3986 section 5.2.4, as servers also
+/// resolve them), `\` read as `/` in an http(s) URL, tabs and newlines
+/// dropped, the host found after any number of slashes (`http:/h/p`,
+/// `http:///h/p`), an `'` in the query sent as `%27`. So
+/// `https://example.com/a/../private` is checked as `/private`, the path
+/// it fetches. `None` where none of these can apply (the octets and forms
+/// that call for them are absent).
+///
+/// An absolute URL is read as a whole; anything else (a path, `//host/p`,
+/// `host/p`, text the `url` crate refuses, such as a port over 65535) by
+/// its path and query as written ([`raw_path`]), read as an http URL's
+/// would be.
+pub(crate) fn client_url(url: &str) -> Option<Url> {
+    if !may_read_otherwise(url.as_bytes()) {
+        return None;
+    }
+    match Url::parse(url) {
+        Ok(parsed) if !parsed.cannot_be_a_base() => Some(parsed),
+        _ => {
+            let rest = std::str::from_utf8(raw_path(url)).ok()?;
+            Url::parse(&format!("http://h{rest}")).ok()
+        }
+    }
+}
+
+/// Whether a client may read `url`'s path and query otherwise than as
+/// written ([`client_url`]): it holds a `\`, tab, CR, LF or `'`, or
+/// `/.` or `/%2e`, or it names a scheme not followed by `//` and a host.
+/// May be true where the readings agree, never false where they differ.
+fn may_read_otherwise(s: &[u8]) -> bool {
+    let s = trim_controls(s);
+    let odd_start = match scheme_colon(s) {
+        Some(colon) => !s[colon..].starts_with(b"://") || s.get(colon + 3) == Some(&b'/'),
+        None => false,
+    };
+    if odd_start {
+        return true;
+    }
+    // Sixteen octets a step: `\`, tab, CR, LF, `'`, and `/` followed by
+    // `.` or `%` (the last lane's next octet is unknown: a `/` there is
+    // looked at).
+    let marks = |v: &Lanes| {
+        let mut next = [b'.'; 16];
+        next[..15].copy_from_slice(&v[1..]);
+        let mut slash = [0u8; 16];
+        for k in 0..16 {
+            slash[k] = if (v[k] == b'/') & ((next[k] == b'.') | (next[k] == b'%')) {
+                0xFF
+            } else {
+                0
+            };
+        }
+        lanes_or(
+            lanes_or(slash, lanes_where(v, |b| b == b'\\')),
+            lanes_or(
+                lanes_where(v, |b| matches!(b, b'\t' | b'\n' | b'\r')),
+                lanes_where(v, |b| b == b'\''),
+            ),
+        )
+    };
+    let mut i = lanes::find(s, 0, marks, &READ_OTHERWISE);
+    loop {
+        match s.get(i) {
+            None => return false,
+            Some(b'/') => match &s[i + 1..] {
+                [b'.', ..] | [b'%', b'2', b'e' | b'E', ..] => return true,
+                _ => i = lanes::find(s, i + 1, marks, &READ_OTHERWISE),
+            },
+            Some(_) => return true,
+        }
+    }
+}
+
+/// 1 for the octets [`may_read_otherwise`] stops at in fewer than sixteen.
+static READ_OTHERWISE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t[b'\t' as usize] = 1;
+    t[b'\n' as usize] = 1;
+    t[b'\r' as usize] = 1;
+    t[b'\'' as usize] = 1;
+    t
+};
 
 /// What follows the authority of a URL that starts with `http://` or
 /// `https://` (in any case) and needs no trimming: empty, or starting with
@@ -77,29 +200,49 @@ fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
         return None;
     }
     let rest = &s[after..];
-    Some(&rest[authority_len(rest)..])
+    // An empty host (`http:///h/p`, which the URL standard reads as host
+    // `h`), a `\` (which ends the host there), or a tab or newline (which
+    // it drops, `http://\t/h/p` being `http:///h/p`): [`client_url`]'s.
+    match authority_len(rest) {
+        0 => None,
+        len if rest.get(len).is_some_and(|&b| b == b'\\' || b <= b' ') => None,
+        len => Some(&rest[len..]),
+    }
 }
 
-/// The offset of the first `/`, `?` or `#` in `s`, or its length: where an
-/// authority ends. Sixteen octets a step, which covers most host names at
+/// The offset of the first `/`, `?`, `#`, `\`, control or space in `s`, or
+/// its length: where an authority ends (or, for the last three, where its
+/// reading by the URL standard may differ). Sixteen octets a step, which covers most host names at
 /// once (a `memchr3` call costs more to set up than such a host takes).
 #[inline]
 fn authority_len(s: &[u8]) -> usize {
     let ends = |v: &Lanes| {
         lanes_or(
             lanes_or(lanes_where(v, |b| b == b'/'), lanes_where(v, |b| b == b'?')),
-            lanes_where(v, |b| b == b'#'),
+            lanes_or(
+                lanes_where(v, |b| b == b'#'),
+                lanes_or(
+                    lanes_where(v, |b| b == b'\\'),
+                    lanes_where(v, |b| b <= b' '),
+                ),
+            ),
         )
     };
     lanes::find(s, 0, ends, &AUTHORITY_END)
 }
 
-/// 1 for the octets that end an authority: `/`, `?`, `#`.
+/// 1 for the octets [`authority_len`] stops at.
 static AUTHORITY_END: [u8; 256] = {
     let mut t = [0u8; 256];
+    let mut b = 0;
+    while b <= b' ' {
+        t[b as usize] = 1;
+        b += 1;
+    }
     t[b'/' as usize] = 1;
     t[b'?' as usize] = 1;
     t[b'#' as usize] = 1;
+    t[b'\\' as usize] = 1;
     t
 };
 
@@ -145,10 +288,17 @@ pub(crate) fn trim_controls(mut s: &[u8]) -> &[u8] {
 
 /// With `s` = `scheme://...`, the offset just past `//`.
 fn scheme_end(s: &[u8]) -> Option<usize> {
+    let colon = scheme_colon(s)?;
+    s[colon..].starts_with(b"://").then_some(colon + 3)
+}
+
+/// With `s` = `scheme:...`, the offset of the colon (RFC 3986 section
+/// 3.1: a letter, then letters, digits, `+`, `-` and `.`).
+fn scheme_colon(s: &[u8]) -> Option<usize> {
     let colon = s
         .iter()
         .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
-    (colon > 0 && s[0].is_ascii_alphabetic() && s[colon..].starts_with(b"://")).then_some(colon + 3)
+    (colon > 0 && s[0].is_ascii_alphabetic() && s[colon] == b':').then_some(colon)
 }
 
 /// The offset of the first `/` or `?` at or after `from` (the path's start).
@@ -178,14 +328,15 @@ mod tests {
         assert_eq!(p("  /p  "), "/p");
         assert_eq!(p("example.com/x"), "/x");
         assert_eq!(p("mailto:a@b"), "/");
-        assert_eq!(p("http://h/a//b/../c"), "/a//b/../c");
+        // As a client requests it (`client_urls` below).
+        assert_eq!(p("http://h/a//b/../c"), "/a//c");
         assert_eq!(p("\t\x7f /p \x0b\r\n"), "/p");
         // As `url::Url` reads it: a DEL is not trimmed.
         assert_eq!(p("https://h/a\x7f"), "/a\x7f");
         assert_eq!(&*normal_path("https://h/a\x7f"), b"/a%7F");
         assert_eq!(&*normal_path("/a\x7f\n"), b"/a%7F");
-        // Inside, a tab or newline is data (`Robots::is_allowed`'s docs).
-        assert_eq!(&*normal_path("https://h/a\tb\nc"), b"/a%09b%0Ac");
+        // Inside, a tab or newline is dropped, as a client drops it.
+        assert_eq!(&*normal_path("https://h/a\tb\nc"), b"/abc");
         assert_eq!(p(" ツ/p"), "/p");
     }
 
@@ -197,7 +348,7 @@ mod tests {
             let host = vec![b'h'; len];
             assert_eq!(authority_len(&host), len);
             for at in 0..len {
-                for stop in [b'/', b'?', b'#'] {
+                for stop in [b'/', b'?', b'#', b'\\', b'\t', b' ', 0] {
                     let mut s = host.clone();
                     s[at] = stop;
                     // A later stop octet does not matter.
@@ -216,7 +367,7 @@ mod tests {
                 proptest::sample::select(&[
                     "http://", "HTTPS://", "https://", "h", "/", "//", "?", "#", " ", "\t", "%7e",
                     "%2F", "é", "*", "$", ":", "@", "abcdefghijklmnop", "\u{7f}", "%E0%B9%81", "%e0",
-                    "~", "!", "~user/abcdefghijklm!",
+                    "~", "!", "~user/abcdefghijklm!", ".", "..", "%2e", "\\", "'", "http:",
                 ][..]),
                 0..12,
             ),
@@ -225,6 +376,103 @@ mod tests {
             let want = percent::path(&path_and_query(&url)).into_owned();
             proptest::prop_assert_eq!(&*normal_path(&url), &want[..], "{:?}", url);
         }
+    }
+
+    proptest::proptest! {
+        /// Every URL is checked for the path and query the `url` crate
+        /// reads from it, which reqwest requests; and where the fast path
+        /// keeps the text as written, that is what the crate reads.
+        #[test]
+        fn paths_are_read_as_the_url_crate_reads_them(
+            scheme in proptest::sample::select(&["http://", "HTTPS://", "http:/", "http:///", "http:", "//", ""][..]),
+            host in proptest::sample::select(&["h", "h:8080", "u@h", "h\\x", "h:99999", ""][..]),
+            pieces in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "/", "a", ".", "..", "%2e", "%2E", ".%2e", "%2f", "\\", "\t", "\n", "?", "#", "'",
+                    ".well-known", "a.html", "%41", "é",
+                ][..]),
+                0..10,
+            ),
+        ) {
+            let url = format!("{scheme}{host}{}", pieces.concat());
+            let checked = normal_path(&url);
+            if let Ok(parsed) = Url::parse(&format!("http://h{}", &url[scheme.len() + host.len()..]))
+                && scheme.starts_with("http")
+                && host == "h"
+            {
+                let read = format!("{}{}", parsed.path(), parsed.query().map(|q| format!("?{q}")).unwrap_or_default());
+                proptest::prop_assert_eq!(&*checked, &*percent::path(read.as_bytes()), "{:?}", url);
+            }
+            if let Cow::Borrowed(kept) = checked
+                && let Ok(parsed) = Url::parse(&url)
+            {
+                let read = &parsed[url::Position::BeforePath..url::Position::AfterQuery];
+                let read = if read.is_empty() { "/" } else { read };
+                proptest::prop_assert_eq!(kept, read.as_bytes(), "{:?}", url);
+            }
+        }
+    }
+
+    #[test]
+    fn client_urls() {
+        let c = |u: &str| {
+            client_url(u)
+                .map(|read| String::from_utf8(rooted(path_query(&read)).into_owned()).unwrap())
+        };
+        // Nothing a client reads otherwise: no reading of its own.
+        for url in [
+            "https://h/a/b?c#d",
+            "https://h",
+            "https://h/a.b/c.d",
+            "https://h/%2f",
+            "/a/b?c",
+            "//h/a",
+            "h/a",
+        ] {
+            assert_eq!(c(url), None, "{url}");
+        }
+        for (url, read) in [
+            ("https://h/a/../b", "/b"),
+            ("https://h/a/./b/.", "/a/b/"),
+            ("https://h/a/%2E%2e/b", "/b"),
+            ("https://h/a/.%2e/b?c/../d", "/b?c/../d"),
+            ("https://h\\a\\b", "/a/b"),
+            ("https://h/a\tb\n", "/ab"),
+            ("https://h/it's?q='", "/it's?q=%27"),
+            // The host after one slash, three, or none.
+            ("http:/h/a/../b", "/b"),
+            ("HTTPS:///h/a?b", "/a?b"),
+            ("http:h/a", "/a"),
+            // Not a URL the `url` crate takes: the path as written,
+            // resolved.
+            ("https://h:99999/a/../b", "/b"),
+            ("/a/../b", "/b"),
+            ("/a/b/..", "/a/"),
+            ("//h/../b", "/b"),
+            ("?q/../", "/?q/../"),
+            ("/../../b", "/b"),
+        ] {
+            assert_eq!(c(url).as_deref(), Some(read), "{url}");
+            assert_eq!(path_and_query(url), read.as_bytes(), "{url}");
+        }
+        // A segment that only starts with a dot is no dot segment: the
+        // checks' fast path keeps it as written.
+        for url in [
+            "https://h/.well-known/x",
+            "/a/.b/..c/c.",
+            "https://h/a?x=/./",
+        ] {
+            let kept = normal_path(url);
+            assert_eq!(c(url).as_deref().map(str::as_bytes), Some(&*kept), "{url}");
+        }
+        assert!(matches!(
+            normal_path("https://h/.well-known/x"),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(normal_path("/a/.b/..c/c."), Cow::Borrowed(_)));
+        // Long runs cost linear time (the `url` crate's parser is linear).
+        let long = format!("https://h{}", "/..".repeat(100_000));
+        assert_eq!(c(&long).as_deref(), Some("/"));
     }
 
     #[test]
