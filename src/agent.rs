@@ -58,7 +58,7 @@ pub(crate) fn lower8(w: u64) -> u64 {
 /// let named_only = Robots::parse("User-agent: ExampleBot\nDisallow: /a\n");
 /// assert_eq!(named_only.agent("OtherBot").agent_match(), AgentMatch::None);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AgentMatch {
     /// Groups naming the crawler's product token apply (merged when several do).
     Named,

@@ -20,7 +20,7 @@ use crate::view::{GroupView, RuleView};
 /// assert_eq!(robots.explain("bot", "/robots.txt").cause(), Cause::RobotsTxt);
 /// assert_eq!(Robots::disallow_all().explain("bot", "/").cause(), Cause::Unreachable);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Cause {
     /// A rule matched: the longest match, `Allow` winning ties

@@ -13,7 +13,7 @@ use crate::matcher::{self, url::normal_path};
 use crate::model::Parsed;
 use crate::parse::{self, ParseOptions};
 use crate::record::{Record, RequestRate};
-use crate::view::GroupView;
+use crate::view::{FirstFew, GroupView};
 
 /// Which rules govern a [`Robots`] value.
 ///
@@ -30,7 +30,7 @@ use crate::view::GroupView;
 /// assert!(down.is_allowed("ExampleBot", "/robots.txt")); // always allowed
 /// assert!(Robots::allow_all().is_allowed("ExampleBot", "/page")); // what a 404 leaves
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Access {
     /// The parsed rules decide.
     Rules,
@@ -86,6 +86,7 @@ impl Robots {
     /// ([`WarningKind::NotUtf8`](crate::WarningKind::NotUtf8)).
     ///
     /// For other options (MK1996 literal matching) see [`ParseOptions`].
+    #[must_use]
     pub fn parse(body: impl AsRef<[u8]>) -> Robots {
         Robots::from_parsed(parse::parse(body.as_ref(), &ParseOptions::new()))
     }
@@ -169,6 +170,7 @@ impl Robots {
     ///
     /// `url` is any string: a `&str`, a `String`, a `&url::Url`.
     #[inline]
+    #[must_use]
     pub fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> bool {
         self.is_allowed_str(agent, url.as_ref())
     }
@@ -207,6 +209,7 @@ impl Robots {
     /// let d = robots.explain("OtherBot", "/tmp/a");
     /// assert_eq!((d.allowed(), d.cause(), d.groups().len()), (true, Cause::NoGroup, 0));
     /// ```
+    #[must_use]
     pub fn explain(&self, agent: &str, url: impl AsRef<str>) -> Decision<'_> {
         let (groups, agent_match) = agent::select(&self.parsed, agent);
         self.explain_in(groups, agent_match, url.as_ref())
@@ -320,6 +323,7 @@ impl Robots {
     /// drop(robots);
     /// assert!(!host.rules.is_allowed("https://example.com/tmp/a"));
     /// ```
+    #[must_use]
     pub fn owned_agent(&self, agent: &str) -> OwnedAgent {
         let (groups, _, agent_match) = agent::select_names(&self.parsed, agent);
         OwnedAgent {
@@ -575,7 +579,7 @@ impl fmt::Debug for Robots {
         out.field("access", &self.access)
             .field("groups", &self.parsed.group_count())
             .field("rules", &self.parsed.rules.len())
-            .field("sitemaps", &self.parsed.sitemaps().collect::<Vec<_>>())
+            .field("sitemaps", &FirstFew::of(self.parsed.sitemaps()))
             .field("warnings", &self.parsed.warning_count());
         #[cfg(feature = "fetch")]
         out.field("fetch", &self.fetch);
@@ -612,11 +616,13 @@ pub struct Agent<'a> {
 impl<'a> Agent<'a> {
     /// May this crawler fetch `url`? See [`Robots::is_allowed`].
     #[inline]
+    #[must_use]
     pub fn is_allowed(&self, url: impl AsRef<str>) -> bool {
         allows(self.prepared, url.as_ref())
     }
 
     /// Like [`is_allowed`](Agent::is_allowed), with the reason.
+    #[must_use]
     pub fn explain(&self, url: impl AsRef<str>) -> Decision<'a> {
         self.robots
             .explain_in(self.groups, self.agent_match, url.as_ref())
@@ -648,8 +654,12 @@ impl<'a> Agent<'a> {
 
 impl fmt::Debug for Agent<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The groups by their lines, as the file numbers them.
         f.debug_struct("Agent")
-            .field("groups", &self.groups)
+            .field(
+                "group_lines",
+                &FirstFew::of(self.groups().map(|g| g.line())),
+            )
             .field("agent_match", &self.agent_match)
             .finish()
     }
@@ -700,6 +710,7 @@ pub struct OwnedAgent {
 impl OwnedAgent {
     /// May this crawler fetch `url`? See [`Robots::is_allowed`].
     #[inline]
+    #[must_use]
     pub fn is_allowed(&self, url: impl AsRef<str>) -> bool {
         let prepared = self
             .resolved
@@ -709,6 +720,7 @@ impl OwnedAgent {
     }
 
     /// Like [`is_allowed`](OwnedAgent::is_allowed), with the reason.
+    #[must_use]
     pub fn explain(&self, url: impl AsRef<str>) -> Decision<'_> {
         self.agent().explain(url)
     }
@@ -731,6 +743,7 @@ impl OwnedAgent {
     /// The borrowing handle for the same crawler, made without searching
     /// for its groups again: for [`groups`](Agent::groups), or for checks
     /// in a loop that can hold the borrow.
+    #[must_use]
     pub fn agent(&self) -> Agent<'_> {
         let (groups, names) = self.groups_and_names();
         Agent {
@@ -769,8 +782,14 @@ impl OwnedAgent {
 
 impl fmt::Debug for OwnedAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parsed = &*self.robots.parsed;
+        let lines = self
+            .groups_and_names()
+            .0
+            .iter()
+            .map(|&index| GroupView { parsed, index }.line());
         f.debug_struct("OwnedAgent")
-            .field("groups", &self.groups_and_names().0)
+            .field("group_lines", &FirstFew::of(lines))
             .field("agent_match", &self.agent_match)
             .finish()
     }

@@ -319,8 +319,32 @@ impl fmt::Debug for GroupView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Group")
             .field("line", &self.line())
-            .field("agents", &self.agents().collect::<Vec<_>>())
+            .field("agents", &FirstFew::of(self.agents()))
             .field("rules", &self.rules().len())
             .finish()
+    }
+}
+
+/// `Debug` of a list a file can make long (a 500 KiB file holds tens of
+/// thousands of agents or sitemaps): its first eight items, then how many
+/// more, so that a log line stays a line.
+pub(crate) struct FirstFew<T>(Vec<T>, usize);
+
+impl<T> FirstFew<T> {
+    /// The first eight of `items`, and their count.
+    pub(crate) fn of(items: impl ExactSizeIterator<Item = T>) -> FirstFew<T> {
+        let count = items.len();
+        FirstFew(items.take(8).collect(), count)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for FirstFew<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        list.entries(&self.0);
+        if self.1 > self.0.len() {
+            list.entry(&format_args!("... {} more", self.1 - self.0.len()));
+        }
+        list.finish()
     }
 }

@@ -180,3 +180,33 @@ fn messages_quoting_a_file_stay_short() {
     );
     assert_eq!(why.rule().map(|r| r.group().agents().len()), Some(5_000));
 }
+
+/// `Debug` of a parsed file, a group and a handle stays a line however
+/// many sitemaps, agents and groups the file holds (a 500 KiB file can
+/// hold 20,000), and names the handle's groups by their lines.
+#[test]
+fn debug_output_stays_short_for_huge_files() {
+    let mut body = String::new();
+    for i in 0..20_000 {
+        body.push_str(&format!("Sitemap: https://example.com/s{i}.xml\n"));
+    }
+    for i in 0..20_000 {
+        body.push_str(&format!("User-agent: bot{i}\n"));
+    }
+    body.push_str("Disallow: /x\n");
+    for i in 0..20_000 {
+        body.push_str(&format!("User-agent: *\nDisallow: /y{i}\n"));
+    }
+    let robots = Robots::parse(&body);
+    for text in [
+        format!("{robots:?}"),
+        format!("{:?}", robots.groups().next().unwrap()),
+        format!("{:?}", robots.agent("OtherBot")),
+        format!("{:?}", robots.owned_agent("OtherBot")),
+    ] {
+        assert!(text.len() < 1_000, "{} bytes: {}", text.len(), &text[..200]);
+        assert!(text.contains("more"), "{text}");
+    }
+    let handle = format!("{:?}", robots.agent("OtherBot"));
+    assert!(handle.contains("group_lines: [40002, 40004, "), "{handle}");
+}

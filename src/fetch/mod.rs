@@ -127,6 +127,13 @@ pub use client::{
 };
 #[cfg(feature = "fetch")]
 pub use outcome::{FetchOutcome, FetchResult, UnavailableReason, UnreachableReason};
+/// The reqwest crate, whose `ClientBuilder` and `Client`
+/// [`Fetcher::client_builder`] and [`FetcherBuilder::client`] take:
+/// re-exported, so that configuring a client of your own (a certificate
+/// authority, a proxy) needs no dependency of your own on a matching
+/// version (`keepout::fetch::reqwest::Certificate`).
+#[cfg(feature = "fetch")]
+pub use reqwest;
 #[cfg(feature = "fetch")]
 pub(crate) use target::origin_key_ref;
 pub use target::{origin_key, robots_url};

@@ -219,7 +219,8 @@ pub(crate) fn is_star(value: &[u8]) -> bool {
 /// assert!(robots.is_allowed("bot", "/files/a.pdf"));
 /// assert!(!robots.is_allowed("bot", "/*.pdf"));
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[must_use]
 pub struct ParseOptions {
     mk1996: bool,
     body_limit: Option<usize>,
@@ -311,6 +312,7 @@ impl ParseOptions {
     }
 
     /// Parses `body`. Never fails and never panics, whatever the bytes.
+    #[must_use]
     pub fn parse(&self, body: impl AsRef<[u8]>) -> Robots {
         Robots::from_parsed(parse(body.as_ref(), self))
     }
