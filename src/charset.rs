@@ -31,8 +31,8 @@ impl Label {
     pub(crate) fn of_content_type(value: &[u8]) -> Option<Label> {
         let label = charset_param(value)?;
         let encoding = Encoding::for_label(label).filter(|&e| e != REPLACEMENT)?;
-        let lower = label.to_ascii_lowercase();
-        let order_named = lower.ends_with(b"le") || lower.ends_with(b"be");
+        let end = &label[label.len().saturating_sub(2)..];
+        let order_named = end.eq_ignore_ascii_case(b"le") || end.eq_ignore_ascii_case(b"be");
         Some(Label {
             encoding,
             order_named,

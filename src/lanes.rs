@@ -28,6 +28,27 @@ pub(crate) fn lanes_where(v: &Lanes, f: impl Fn(u8) -> bool) -> Lanes {
     r
 }
 
+/// 0xFF in the lanes where `first` holds for the octet and `second` for
+/// the octet after it. The last lane's next octet lies past these sixteen:
+/// it is taken to hold, so that a scan stops there and looks for itself.
+#[inline(always)]
+pub(crate) fn lanes_pair(
+    v: &Lanes,
+    first: impl Fn(u8) -> bool,
+    second: impl Fn(u8) -> bool,
+) -> Lanes {
+    let mut next = [0u8; 16];
+    next[..15].copy_from_slice(&v[1..]);
+    let mut then = lanes_where(&next, second);
+    then[15] = 0xFF;
+    let now = lanes_where(v, first);
+    let mut r = [0u8; 16];
+    for i in 0..16 {
+        r[i] = now[i] & then[i];
+    }
+    r
+}
+
 /// Lane-wise or.
 #[inline(always)]
 pub(crate) fn lanes_or(a: Lanes, b: Lanes) -> Lanes {

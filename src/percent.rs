@@ -25,7 +25,7 @@
 
 use std::borrow::Cow;
 
-use crate::lanes::{self, Lanes, Marks, lanes_or, lanes_where};
+use crate::lanes::{self, Lanes, Marks, lanes_or, lanes_pair, lanes_where};
 
 /// What to do with an input octet.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -320,18 +320,8 @@ fn scan(input: &[u8], i: usize) -> usize {
 #[inline]
 pub(crate) fn normal_until_fragment(input: &[u8]) -> usize {
     let url_lanes = |v: &Lanes| {
-        // Each lane's next octet; the last lane's is in the next sixteen,
-        // taken as a `.` so that a `/` there stops the scan to look.
-        let mut next = [b'.'; 16];
-        next[..15].copy_from_slice(&v[1..]);
-        let mut slash_dot = [0u8; 16];
-        for k in 0..16 {
-            slash_dot[k] = if (v[k] == b'/') & (next[k] == b'.') {
-                0xFF
-            } else {
-                0
-            };
-        }
+        // `/.` (a `/` ending the sixteen stops the scan to look).
+        let slash_dot = lanes_pair(v, |b| b == b'/', |b| b == b'.');
         lanes_or(
             look_lanes(v),
             lanes_or(slash_dot, lanes_where(v, |b| b == b'\'')),

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use url::Url;
 
-use crate::lanes::{self, Lanes, lanes_or, lanes_where};
+use crate::lanes::{self, Lanes, lanes_or, lanes_pair, lanes_where};
 use crate::percent::{self, Mode};
 
 /// The path and query of `url`, which may be absolute (`https://h/p?q#f`),
@@ -138,16 +138,7 @@ fn may_read_otherwise(s: &[u8]) -> bool {
     // `.` or `%` (the last lane's next octet is unknown: a `/` there is
     // looked at).
     let marks = |v: &Lanes| {
-        let mut next = [b'.'; 16];
-        next[..15].copy_from_slice(&v[1..]);
-        let mut slash = [0u8; 16];
-        for k in 0..16 {
-            slash[k] = if (v[k] == b'/') & ((next[k] == b'.') | (next[k] == b'%')) {
-                0xFF
-            } else {
-                0
-            };
-        }
+        let slash = lanes_pair(v, |b| b == b'/', |b| (b == b'.') | (b == b'%'));
         lanes_or(
             lanes_or(slash, lanes_where(v, |b| b == b'\\')),
             lanes_or(
