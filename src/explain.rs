@@ -112,6 +112,32 @@ impl<'a> Decision<'a> {
     pub fn agent_match(&self) -> AgentMatch {
         self.agent_match
     }
+
+    /// Did a `*` group have rules that did not apply because groups name
+    /// the crawler? Such a crawler obeys its own groups only (RFC 9309
+    /// section 2.2.1), even when they have no rule at all
+    /// ([`GroupWithoutRules`](crate::WarningKind::GroupWithoutRules)),
+    /// which is often not what the file's author meant.
+    ///
+    /// ```
+    /// use keepout::{Cause, Robots};
+    ///
+    /// let robots = Robots::parse("User-agent: *\nDisallow: /search\n\nUser-agent: bingbot\nCrawl-delay: 1\n");
+    /// let d = robots.explain("bingbot", "https://example.com/search");
+    /// assert!(d.allowed() && d.star_rules_skipped());
+    /// assert_eq!(
+    ///     d.to_string(),
+    ///     "allowed: no rule matches in group at line 4: User-agent: bingbot (the '*' group's rules do not apply: a group names this crawler)",
+    /// );
+    /// assert!(!robots.explain("OtherBot", "https://example.com/search").star_rules_skipped());
+    /// ```
+    pub fn star_rules_skipped(&self) -> bool {
+        self.agent_match == AgentMatch::Named
+            && self.parsed.star_groups().iter().any(|&g| {
+                let rules = self.parsed.group(g).rules;
+                rules.1 > rules.0
+            })
+    }
 }
 
 /// How many of the groups that applied a [`Decision`]'s Display names.
@@ -146,7 +172,13 @@ impl fmt::Display for Decision<'_> {
                     0 => Ok(()),
                     1 => f.write_str("; and 1 more group"),
                     more => write!(f, "; and {more} more groups"),
+                }?;
+                if self.star_rules_skipped() {
+                    f.write_str(
+                        " (the '*' group's rules do not apply: a group names this crawler)",
+                    )?;
                 }
+                Ok(())
             }
             Cause::NoGroup => f.write_str(": no group for this user-agent and no '*' group"),
             Cause::RobotsTxt => f.write_str(": /robots.txt is always allowed"),

@@ -138,6 +138,72 @@ pub enum WarningKind {
         /// (`UTF-16LE`, `UTF-16BE`, `windows-1252`, ...).
         encoding: &'static str,
     },
+    /// The last group has no allow or disallow line (only, say, a
+    /// crawl-delay), and names a crawler no other group names, while a `*`
+    /// group has rules. That crawler obeys this group, which allows
+    /// everything: the `*` group's rules do not apply to a crawler a group
+    /// names (RFC 9309 section 2.2.1; Google's library reads it so too).
+    /// Only the last group can lack rule lines: a user-agent line after
+    /// any other line but a rule joins the group (section 2.2.4). Reported
+    /// at the group's first line. An empty `Disallow:` says "allow
+    /// everything" on purpose, and is not flagged.
+    ///
+    /// ```
+    /// use keepout::{Robots, WarningKind};
+    ///
+    /// let robots = Robots::parse("User-agent: *\nDisallow: /search\n\nUser-agent: bingbot\nCrawl-delay: 1\n");
+    /// assert_eq!(robots.warnings()[0].line, 4);
+    /// assert_eq!(robots.warnings()[0].kind, WarningKind::GroupWithoutRules);
+    /// assert!(robots.is_allowed("bingbot", "https://example.com/search"));
+    /// ```
+    GroupWithoutRules,
+    /// A pattern or sitemap value holding a Unicode space or an invisible
+    /// character (U+00A0 no-break space, U+2000 to U+200B, U+3000, U+FEFF
+    /// and the like), often pasted from a word processor. Parsers trim
+    /// only ASCII spaces and tabs (RFC 9309 section 2.2), so it is part of
+    /// the value: a pattern then matches only paths holding it,
+    /// percent-encoded (`%C2%A0`), which is rarely what was meant; a
+    /// sitemap URL holding it names another resource. Displayed rules show
+    /// it escaped (`\u{a0}`).
+    ///
+    /// ```
+    /// use keepout::{Robots, WarningKind};
+    ///
+    /// let robots = Robots::parse("User-agent: *\nDisallow: /library\u{a0}\n");
+    /// assert_eq!(robots.warnings()[0].kind, WarningKind::UnicodeSpace { character: '\u{a0}' });
+    /// assert!(robots.is_allowed("ExampleBot", "https://example.com/library"));
+    /// ```
+    UnicodeSpace {
+        /// The first such character in the value.
+        character: char,
+    },
+}
+
+/// Is `c` a character that looks like a space, or like nothing, but is
+/// not one of the ASCII spaces a robots.txt parser trims: Unicode's
+/// `White_Space` characters beyond ASCII (U+00A0, U+2000 to U+200A,
+/// U+3000, the line and paragraph separators...), and the invisible
+/// zero-width space, word joiner and byte order mark. (U+200C and U+200D,
+/// the zero-width joiners, are left out: some scripts write them inside
+/// words.)
+pub(crate) fn is_unicode_space(c: char) -> bool {
+    (!c.is_ascii() && c.is_whitespace()) || matches!(c, '\u{200b}' | '\u{2060}' | '\u{feff}')
+}
+
+/// The first [`is_unicode_space`] character in `value`, whose octets are
+/// UTF-8 where they can be read so.
+pub(crate) fn first_unicode_space(value: &[u8]) -> Option<char> {
+    // Each of those characters starts with one of these octets.
+    if !value
+        .iter()
+        .any(|&b| matches!(b, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef))
+    {
+        return None;
+    }
+    value
+        .utf8_chunks()
+        .flat_map(|chunk| chunk.valid().chars())
+        .find(|&c| is_unicode_space(c))
 }
 
 impl Warning {
@@ -169,6 +235,12 @@ impl fmt::Display for WarningKind {
                     "a URL with no key (read as key {key:?}, kept as a record); a Sitemap line?"
                 )
             }
+            // A byte order mark inside a file: files joined into one.
+            WarningKind::UnknownKey { key } if key.starts_with('\u{feff}') => write!(
+                f,
+                "unknown key {key:?} (kept as a record): it starts with a byte order mark (U+FEFF), as where files were joined into one, so the line was not read as {:?}",
+                &key['\u{feff}'.len_utf8()..]
+            ),
             WarningKind::UnknownKey { key } if key.eq_ignore_ascii_case("noindex") => write!(
                 f,
                 "unknown key {key:?} (kept as a record): no robots.txt rule, which crawlers ignore (Google since 2019); noindex belongs in a page's robots meta tag or X-Robots-Tag header"
@@ -217,6 +289,21 @@ impl fmt::Display for WarningKind {
                 f,
                 "file in {encoding}, not UTF-8 (RFC 9309 section 2.2); keepout read it so, but crawlers that read it as UTF-8 may read its non-ASCII octets otherwise"
             ),
+            WarningKind::GroupWithoutRules => f.write_str(
+                "last group has no allow or disallow line: a crawler named only here may fetch everything, as the '*' group's rules do not apply to a crawler a group names (an empty 'Disallow:' says so on purpose)",
+            ),
+            WarningKind::UnicodeSpace { character } => {
+                let mut utf8 = [0; 4];
+                write!(
+                    f,
+                    "value holds U+{:04X}, a Unicode space or invisible character that parsers do not trim: it is part of the value (a pattern then matches only paths holding ",
+                    *character as u32
+                )?;
+                for b in character.encode_utf8(&mut utf8).bytes() {
+                    write!(f, "%{b:02X}")?;
+                }
+                f.write_str(" there, and a sitemap URL names another file)")
+            }
         }
     }
 }

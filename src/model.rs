@@ -636,6 +636,17 @@ impl NoteLog {
         self.warnings.push(Warning { line, kind });
     }
 
+    /// Records a warning that quotes nothing at `line`, before which
+    /// warnings of later lines may have been recorded: it goes after those
+    /// of its line and before those of later lines, so warnings stay in
+    /// line order. (The warnings that quote a key keep their order among
+    /// themselves, which is how they find their quotes.)
+    #[cold]
+    pub fn warn_earlier(&mut self, line: u32, kind: WarningKind) {
+        let at = self.warnings.partition_point(|w| w.line <= line);
+        self.warnings.insert(at, Warning { line, kind });
+    }
+
     /// Makes the warning of kind `from` at `line` one of kind `to`
     /// (warnings are in line order); nothing when there is none.
     pub fn retag(&mut self, line: u32, from: WarningKind, to: WarningKind) {
@@ -1438,6 +1449,9 @@ mod tests {
                 "misspelled Disalow @2",
                 "unknown Noindex @3",
                 "misspelled User agent @4",
+                // Found at the end (the group at line 4 has no rules), put
+                // in line order without moving the quotes.
+                "GroupWithoutRules",
                 "unknown Foo @5"
             ]
         );

@@ -284,18 +284,21 @@ impl fmt::Display for GroupView<'_> {
 }
 
 /// Text from a robots.txt, displayed with its control characters (but
-/// tab) and Unicode's explicit bidirectional formatting characters (UAX #9
-/// section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI) escaped as `\u{1b}`:
-/// a file's text shown in a log or on a terminal must not move the cursor,
-/// recolour or clear the screen, nor show the rest of a line right to
-/// left. The escapes are for reading, not for reading back: a backslash is
-/// not escaped, so a file holding the six characters `\u{1b}` shows the
-/// same, and invisible characters such as U+200B pass as they are.
+/// tab), Unicode's explicit bidirectional formatting characters (UAX #9
+/// section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI) and the spaces and
+/// invisible characters of [`UnicodeSpace`](crate::WarningKind::UnicodeSpace)
+/// escaped as `\u{1b}`: a file's text shown in a log or on a terminal must
+/// not move the cursor, recolour or clear the screen, nor show the rest of
+/// a line right to left, and a rule ending in U+00A0 must not look like
+/// one that does not. The escapes are for reading, not for reading back: a
+/// backslash is not escaped, so a file holding the six characters `\u{1b}`
+/// shows the same.
 pub(crate) struct Printable<'a>(pub(crate) &'a str);
 
 impl Printable<'_> {
     fn escaped(c: char) -> bool {
         (c.is_control() && c != '\t')
+            || crate::lint::is_unicode_space(c)
             || matches!(
                 c,
                 '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'

@@ -1650,6 +1650,66 @@ async fn show_says_a_utf16_file_is_not_utf8() {
     );
 }
 
+/// A last group without rules, a Unicode space in a value, a byte order
+/// mark inside the file: warned by name in JSON, and the invisible
+/// characters escaped wherever `show` and `check` print the file's text.
+#[tokio::test]
+async fn show_and_check_flag_a_group_without_rules_and_unicode_spaces() {
+    let body = "User-agent: *\nDisallow: /library\u{a0}\nDisallow: /search\n\
+                Sitemap: https://example.com/s.xml\u{200b}\n\u{feff}X-joined: yes\n\n\
+                User-agent: bingbot\nCrawl-delay: 1\n";
+    let run = keepout(&["show", "--json", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = run.json();
+    let kinds: Vec<(u64, &str)> = json[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (2, "unicode_space"),
+            (4, "unicode_space"),
+            (5, "unknown_key"),
+            (7, "group_without_rules"),
+        ]
+    );
+    let run = keepout(&["show", "--rules", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for shown in [
+        "line 2: Disallow: /library\\u{a0}\n",
+        "  https://example.com/s.xml\\u{200b}\n",
+        "line 5: \\u{feff}X-joined: yes\n",
+    ] {
+        assert!(run.stdout.contains(shown), "{shown:?} in {}", run.stdout);
+    }
+    for invisible in ['\u{a0}', '\u{200b}', '\u{feff}'] {
+        assert!(!run.stdout.contains(invisible), "{:?}", run.stdout);
+    }
+    let run = keepout(
+        &[
+            "check",
+            "-a",
+            "bingbot",
+            "-r",
+            "-",
+            "https://example.com/search",
+        ],
+        body,
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "ALLOWED    https://example.com/search  no rule matches  (group at line 7: User-agent: bingbot; the '*' group's rules do not apply: a group names bingbot)"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Patterns that match nothing, or not everywhere, as their author meant:
 /// a full URL, a space; and a sitemap given as a path.
 #[tokio::test]

@@ -661,6 +661,8 @@ fn warnings_quote_their_keys_in_line_order_among_the_others() {
         (4, "unknown Noindex"),
         (5, "invalid"),
         (6, "misspelled User agent"),
+        // Found once the file is read: the group at line 6 has no rule.
+        (6, "GroupWithoutRules"),
         (7, "unknown Foo"),
     ];
     let want: Vec<(u32, String)> = want.iter().map(|&(l, s)| (l, s.to_string())).collect();

@@ -870,3 +870,175 @@ fn warnings_name_the_line_and_problem() {
         ]
     );
 }
+
+/// The last group can end a file with no rule line (only the last: a
+/// user-agent line after anything but a rule joins the group). A crawler
+/// it alone names obeys it, so may fetch everything, while a `*` group's
+/// rules would have kept it out (theguardian.com's `bingbot` and
+/// walmart.com's `Adsbot-Google` in the corpus): warned, and said by
+/// `explain`.
+#[test]
+fn a_last_group_without_rules_is_warned_about() {
+    let warned = |body: &str| -> Vec<u32> {
+        Robots::parse(body)
+            .warnings()
+            .iter()
+            .filter(|w| w.kind == WarningKind::GroupWithoutRules)
+            .map(|w| w.line)
+            .collect()
+    };
+    let star = "User-agent: *\nDisallow: /search\n\n";
+    let body = format!("{star}User-agent: bingbot\nCrawl-delay: 1\nCrawl-delay: 2\n");
+    let robots = Robots::parse(&body);
+    // In line order, though found once the file is read.
+    let kinds: Vec<(u32, &WarningKind)> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, &w.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (4, &WarningKind::GroupWithoutRules),
+            (
+                6,
+                &WarningKind::Duplicate {
+                    directive: Directive::CrawlDelay
+                }
+            ),
+        ]
+    );
+    assert_eq!(
+        robots.warnings()[0].to_string(),
+        "line 4: last group has no allow or disallow line: a crawler named only here may fetch everything, as the '*' group's rules do not apply to a crawler a group names (an empty 'Disallow:' says so on purpose)"
+    );
+    assert!(robots.is_allowed("bingbot", "https://example.com/search"));
+    assert!(!robots.is_allowed("OtherBot", "https://example.com/search"));
+    let d = robots.explain("bingbot", "https://example.com/search");
+    assert!(d.star_rules_skipped());
+    assert!(
+        d.to_string()
+            .ends_with("(the '*' group's rules do not apply: a group names this crawler)")
+    );
+
+    // Several user-agent lines, blank lines and comments between: one group.
+    assert_eq!(
+        warned(&format!(
+            "{star}User-agent: a\n\n# b too\nUser-agent: b\nCrawl-delay: 5\n"
+        )),
+        [4]
+    );
+    // A group at the end with nothing after its user-agent line.
+    assert_eq!(warned(&format!("{star}User-agent: a")), [4]);
+    // Its crawler has rules in another group (merged, RFC 9309 section
+    // 2.2.1), in any case; or only some of its crawlers do.
+    let named = "User-agent: a\nUser-agent: LongCrawlerName\nDisallow: /x\n";
+    assert!(
+        warned(&format!(
+            "{star}{named}User-agent: A\nUser-agent: longcrawlername\n"
+        ))
+        .is_empty()
+    );
+    assert_eq!(
+        warned(&format!("{star}{named}User-agent: a\nUser-agent: c\n")),
+        [7]
+    );
+    assert_eq!(
+        warned(&format!("{star}{named}User-agent: LongCrawlerNamf\n")),
+        [7]
+    );
+    // Not warned: an empty `Disallow:` is a rule line, saying "allow all"
+    // on purpose; no `*` group has rules; the group names only `*`, or no
+    // crawler at all.
+    assert!(warned(&format!("{star}User-agent: a\nDisallow:\n")).is_empty());
+    assert!(warned("User-agent: a\nCrawl-delay: 1\n").is_empty());
+    assert!(warned("User-agent: *\nDisallow:\nUser-agent: a\n").is_empty());
+    assert!(warned(&format!("{star}User-agent: *\nCrawl-delay: 1\n")).is_empty());
+    assert!(warned(&format!("{star}User-agent: (none)\nCrawl-delay: 1\n")).is_empty());
+    // A `*` group later in the file, and a group naming `*` beside the
+    // crawler: the crawler still goes without the `*` rules.
+    let robots = Robots::parse("User-agent: *\nDisallow: /x\nUser-agent: a\nUser-agent: *\n");
+    assert_eq!(
+        robots.warnings().iter().map(|w| w.line).collect::<Vec<_>>(),
+        [3]
+    );
+    assert!(robots.is_allowed("a", "/x") && !robots.is_allowed("b", "/x"));
+    // No `*` rules skipped for a crawler the `*` group governs, or one
+    // whose own rules decide nothing while no `*` group has rules.
+    assert!(!robots.explain("b", "/y").star_rules_skipped());
+    let robots = Robots::parse("User-agent: a\nDisallow: /x\n");
+    assert!(!robots.explain("a", "/y").star_rules_skipped());
+}
+
+/// A value holding a no-break space, a zero-width space or another
+/// Unicode space that no parser trims (audible.com's corpus file has nine
+/// rules ending in U+00A0): warned, and escaped where rules are displayed.
+#[test]
+fn unicode_spaces_in_values_are_warned_about_and_shown() {
+    let body = "User-agent: *\nDisallow: /library\u{a0}\nAllow: /a\u{200b}b\nDisallow: /\u{3000}x*\nDisallow: /caf\u{e9}\nSitemap: https://example.com/s.xml\u{feff}\nSitemap: https://example.com/\u{e9}.xml\n";
+    let robots = Robots::parse(body);
+    let kinds: Vec<(u32, &WarningKind)> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, &w.kind))
+        .collect();
+    let space = |character| WarningKind::UnicodeSpace { character };
+    assert_eq!(
+        kinds,
+        [
+            (2, &space('\u{a0}')),
+            (3, &space('\u{200b}')),
+            (4, &space('\u{3000}')),
+            (6, &space('\u{feff}')),
+        ]
+    );
+    assert_eq!(
+        robots.warnings()[0].to_string(),
+        "line 2: value holds U+00A0, a Unicode space or invisible character that parsers do not trim: it is part of the value (a pattern then matches only paths holding %C2%A0 there, and a sitemap URL names another file)"
+    );
+    // As Google's parser reads it: the character is part of the pattern.
+    assert!(robots.is_allowed("bot", "https://example.com/library"));
+    assert!(!robots.is_allowed("bot", "https://example.com/library%C2%A0/x"));
+    let d = robots.explain("bot", "https://example.com/library%C2%A0/x");
+    assert_eq!(
+        d.to_string(),
+        "disallowed by line 2 'Disallow: /library\\u{a0}' (group at line 1: User-agent: *)"
+    );
+    // The pattern as written keeps it.
+    assert_eq!(d.rule().unwrap().pattern(), "/library\u{a0}");
+    // The same octets written through the general path (a misspelled key).
+    let robots = Robots::parse("User-agent: *\nDisalow: /x\u{a0}\n");
+    assert!(
+        robots
+            .warnings()
+            .iter()
+            .any(|w| (w.line, &w.kind) == (2, &space('\u{a0}')))
+    );
+    // Written percent-encoded, on purpose: no warning; nor under MK1996.
+    assert!(
+        Robots::parse("User-agent: *\nDisallow: /x%C2%A0\n")
+            .warnings()
+            .is_empty()
+    );
+    let literal = ParseOptions::new()
+        .mk1996(true)
+        .parse("User-agent: *\nDisallow: /x\u{2009}\n");
+    assert_eq!(literal.warnings()[0].kind, space('\u{2009}'));
+    // Octets that are not UTF-8 beside it do not hide it.
+    let robots = Robots::parse(&b"User-agent: *\nDisallow: /\xff\xc2\xa0\n"[..]);
+    assert_eq!(robots.warnings()[0].kind, space('\u{a0}'));
+}
+
+/// A byte order mark inside a file, where two files were joined into one,
+/// makes the key it precedes unknown (as in Google's parser): the warning
+/// says why.
+#[test]
+fn a_byte_order_mark_inside_a_file_is_named_in_its_warning() {
+    let robots =
+        Robots::parse("User-agent: *\nDisallow: /a\n\u{feff}User-agent: b\nDisallow: /b\n");
+    assert_eq!(
+        robots.warnings()[0].to_string(),
+        "line 3: unknown key \"\\u{feff}User-agent\" (kept as a record): it starts with a byte order mark (U+FEFF), as where files were joined into one, so the line was not read as \"User-agent\""
+    );
+    assert!(!robots.is_allowed("OtherBot", "/b"));
+}

@@ -777,6 +777,10 @@ impl Builder {
             let directive = Directive::Sitemap;
             return self.warn(line, WarningKind::EmptyValue { directive });
         }
+        // (The fast path sends here each value with a non-ASCII octet.)
+        if let Some(character) = crate::lint::first_unicode_space(value) {
+            self.warn(line, WarningKind::UnicodeSpace { character });
+        }
         let start = self.text.len() as u32;
         push_text_or_escaped(&mut self.text, value);
         self.push_sitemap(line, start);
@@ -1053,6 +1057,10 @@ impl Builder {
         }
         let rule_index = self.rules.len() as u32;
         if seen.rewritten {
+            // (A value with a non-ASCII octet is always rewritten.)
+            if let Some(character) = crate::lint::first_unicode_space(value) {
+                self.warn(line, WarningKind::UnicodeSpace { character });
+            }
             flags |= REWRITTEN;
             self.written_text.push_str(&String::from_utf8_lossy(value));
             // No overflow: at most 3 octets (U+FFFD) an octet of a body of
@@ -1194,6 +1202,12 @@ impl Builder {
                 .map(|a| a.group)
                 .filter(move |&g| last.replace(g) != Some(g))
         };
+        if !self.rule_seen
+            && let Some(line) = group_without_rules(&self.groups, &keyed, token, star_groups_in())
+        {
+            self.notes
+                .warn_earlier(line, WarningKind::GroupWithoutRules);
+        }
         let star_count = star_groups_in().count();
         let star_group = match star_count {
             1 => star_groups_in().next().map_or(usize::MAX, |g| g as usize),
@@ -1367,6 +1381,34 @@ impl Builder {
 
 /// `agent::token_key` of the `len`-octet token at `arena[start..]`: its
 /// first 8 octets, lower-cased and zero-padded, as a big-endian integer.
+/// The first line of the last group when it is one
+/// [`GroupWithoutRules`](WarningKind::GroupWithoutRules) warns about:
+/// called when it has no rule line (only the last group can lack one:
+/// `start_group` is called after rules), with the named agents' sort keys
+/// (`keyed`, one per token and group, in token order), their tokens
+/// (`token`) and the groups holding a `*` agent (`star`).
+#[cold]
+fn group_without_rules<'a>(
+    groups: &[Group],
+    keyed: &[u128],
+    token: impl Fn(u32) -> &'a [u8],
+    mut star: impl Iterator<Item = u32>,
+) -> Option<u32> {
+    let last = groups.len().checked_sub(1)? as u32;
+    // A `*` group's rules that a crawler named only here goes without.
+    if !star.any(|g| groups[g as usize].rules.1 > groups[g as usize].rules.0) {
+        return None;
+    }
+    // A token of the last group no other group names: its run of entries,
+    // one per group naming it, is that group's alone.
+    keyed
+        .chunk_by(|&x, &y| {
+            x >> 64 == y >> 64 && token(x as u32).eq_ignore_ascii_case(token(y as u32))
+        })
+        .any(|run| matches!(run, [k] if (k >> 32) as u32 == last))
+        .then(|| groups[last as usize].line)
+}
+
 fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
     match arena.get(start..start + 8) {
         // Eight octets at once, those past the token cleared.

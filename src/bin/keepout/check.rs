@@ -606,6 +606,11 @@ fn why(d: &Decision<'_>, token: &str) -> String {
                 1 => groups.push(String::from("and 1 more group")),
                 more => groups.push(format!("and {more} more groups")),
             }
+            if d.star_rules_skipped() {
+                groups.push(format!(
+                    "the '*' group's rules do not apply: a group names {token}"
+                ));
+            }
             format!("no rule matches  ({})", groups.join("; "))
         }
         // Named: an agent given as a whole header is read by one token of

@@ -196,6 +196,8 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
         WarningKind::LineTooLong => "line_too_long",
         WarningKind::NulByte => "nul_byte",
         WarningKind::NotUtf8 { .. } => "not_utf8",
+        WarningKind::GroupWithoutRules => "group_without_rules",
+        WarningKind::UnicodeSpace { .. } => "unicode_space",
         _ => "other",
     }
 }
@@ -284,12 +286,16 @@ pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// Whether [`clean`] escapes `c`: a control character other than tab, or
-/// one of the explicit bidirectional formatting characters (Unicode Standard
-/// Annex #9, section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI).
+/// Whether [`clean`] escapes `c`: a control character other than tab, one
+/// of the explicit bidirectional formatting characters (Unicode Standard
+/// Annex #9, section 2: ALM, LRM, RLM, LRE to RLO, LRI to PDI), or a space
+/// or invisible character beyond ASCII (`WarningKind::UnicodeSpace`: a
+/// sitemap URL ending in U+00A0 must not look like one that does not). As
+/// the library's Display of rules does.
 fn escaped(c: char) -> bool {
     (c.is_control() && c != '\t')
-        || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || (!c.is_ascii() && c.is_whitespace())
+        || matches!(c, '\u{61c}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 /// A group and all its user-agent values, for `show`, which lists each

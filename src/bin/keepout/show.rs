@@ -35,10 +35,13 @@ it), user-agent lines that join the group above (after a crawl-delay or
 request-rate line), empty user-agent lines that end a group, crawlers named
 in more than one group (whose rules are merged, when the groups differ),
 values holding a key such as 'Disallow:' (a missing line break), rules
-shadowed by another rule of their group (they never decide), sitemaps that
-are neither URLs nor paths (or hold a space), or are paths rather than full
-URLs, lines over the line limit, files over the 500 KiB a crawler must read
-(RFC 9309 section 2.5), and HTML pages (once, not a warning a line).
+shadowed by another rule of their group (they never decide), a last group
+with no rules (a crawler only it names skips the '*' group's), values
+holding U+00A0 or another space or invisible character no parser trims
+(shown escaped, as '\\u{a0}'), sitemaps that are neither URLs nor paths (or
+hold a space), or are paths rather than full URLs, lines over the line
+limit, files over the 500 KiB a crawler must read (RFC 9309 section 2.5),
+and HTML pages (once, not a warning a line).
 
 Exit status: 0, or 2 on bad input (unreadable file, invalid URL) or a fetch
 this machine could not make (out of file descriptors, local ports or memory).";
