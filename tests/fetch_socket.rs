@@ -931,6 +931,128 @@ async fn no_connection_is_kept_after_a_fetch() {
     assert_eq!(closed, Ok(Some(true)));
 }
 
+/// `max_concurrent_fetches(2)`: of six fetches started at once, never more
+/// than two hold a connection. The server holds each connection until the
+/// test lets it answer, one at a time, whenever two are open: unbounded,
+/// the third connects while two are held.
+#[tokio::test]
+async fn max_concurrent_fetches_bounds_the_connections_open() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let open = Arc::new(AtomicUsize::new(0));
+    let answer = Arc::new(tokio::sync::Semaphore::new(0));
+    let (accepted_tx, mut accepted) = tokio::sync::mpsc::unbounded_channel();
+    let addr = raw_server({
+        let (open, answer) = (open.clone(), answer.clone());
+        move |mut socket| {
+            let (open, answer, accepted) = (open.clone(), answer.clone(), accepted_tx.clone());
+            async move {
+                let _ = accepted.send(open.fetch_add(1, Ordering::SeqCst) + 1);
+                read_head(&mut socket).await;
+                answer.acquire().await.unwrap().forget();
+                open.fetch_sub(1, Ordering::SeqCst);
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+                    RULES.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(RULES.as_bytes()).await;
+            }
+        }
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let fetcher = Fetcher::builder()
+        .timeout(Duration::from_secs(30))
+        .max_concurrent_fetches(2)
+        .build()
+        .unwrap();
+    assert_eq!(fetcher.max_concurrent_fetches(), Some(2));
+    let fetches: Vec<_> = (0..6)
+        .map(|_| tokio::spawn(fetcher.clone().fetch(&base)))
+        .collect();
+    for n in 1..=6 {
+        let open_then = accepted.recv().await.unwrap();
+        assert!(open_then <= 2, "connection {n} found {open_then} open");
+        if open_then == 2 || n == 6 {
+            answer.add_permits(if n == 6 { 6 } else { 1 });
+        }
+    }
+    for fetch in fetches {
+        assert_rules(&fetch.await.unwrap().unwrap(), &base);
+    }
+}
+
+/// A fetch waiting for its turn is not timed: the first of two fetches
+/// bounded to one at a time stalls until its timeout; the second, which
+/// waited that long, is then fetched whole.
+#[tokio::test]
+async fn a_fetch_waiting_its_turn_does_not_time_out() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let first = Arc::new(AtomicBool::new(true));
+    let addr = raw_server(move |mut socket| {
+        let stall = first.swap(false, Ordering::SeqCst);
+        async move {
+            read_head(&mut socket).await;
+            if stall {
+                let _ = socket.read(&mut [0u8; 1]).await;
+                return;
+            }
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+                RULES.len()
+            );
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(RULES.as_bytes()).await;
+        }
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let fetcher = Fetcher::builder()
+        .timeout(SHORT)
+        .max_concurrent_fetches(1)
+        .build()
+        .unwrap();
+    let stalled = tokio::spawn(fetcher.fetch(&base));
+    // The second starts once the first holds the only turn: its connect
+    // is the server's second.
+    tokio::task::yield_now().await;
+    let started = Instant::now();
+    let waited = fetcher.fetch(&base).await.unwrap();
+    assert!(started.elapsed() >= SHORT / 2, "{:?}", started.elapsed());
+    assert_rules(&waited, &base);
+    let stalled = stalled.await.unwrap().unwrap();
+    assert_eq!(
+        result(&stalled),
+        &FetchResult::Unreachable(UnreachableReason::Timeout)
+    );
+}
+
+/// `max_concurrent_fetches(0)` would never fetch: refused, by name.
+#[test]
+fn max_concurrent_fetches_of_zero_is_refused() {
+    let err = Fetcher::builder()
+        .max_concurrent_fetches(0)
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            keepout::Error::InvalidConfig {
+                option: "max_concurrent_fetches",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // No bound, by default or past what can be counted.
+    assert_eq!(Fetcher::new().max_concurrent_fetches(), None);
+    let huge = Fetcher::builder()
+        .max_concurrent_fetches(usize::MAX)
+        .build()
+        .unwrap();
+    assert_eq!(huge.max_concurrent_fetches(), None);
+}
+
 /// One fetcher serves several runtimes: a fetch from a second runtime,
 /// while the first (which fetched from the same origin) is alive but idle,
 /// ends at once. With a kept connection it went to the first runtime's

@@ -55,13 +55,14 @@
 //!
 //! # Concurrency
 //!
-//! The cache does not bound how many origins it fetches at once: lookups
-//! of different origins that miss each start a fetch straight away, and
-//! each fetch holds a connection (a file descriptor) and up to the body
-//! limit of memory until it ends. Bound it where the lookups come from:
-//! the number of crawler tasks, or a [`tokio::sync::Semaphore`] around
-//! lookups of origins not seen before (see
-//! [`limits`](crate::limits)).
+//! Lookups of different origins that miss each start a fetch straight
+//! away, and each fetch holds a connection (a file descriptor) and up to
+//! the body limit of memory until it ends. By default nothing bounds how
+//! many run at once: give the cache a fetcher built with
+//! [`max_concurrent_fetches`](crate::fetch::FetcherBuilder::max_concurrent_fetches),
+//! whose fetches past the bound wait their turn, or bound the lookups
+//! where they come from (the number of crawler tasks, a
+//! [`tokio::sync::Semaphore`]; see [`limits`](crate::limits)).
 //!
 //! # Time
 //!

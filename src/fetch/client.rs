@@ -78,6 +78,12 @@ pub(crate) struct Config {
     /// the proxy a request went through. `None` for direct requests, and
     /// for a client of the caller's, whose proxies are not known.
     pub(crate) proxies: Option<Matcher>,
+    /// The fetches allowed to run at once
+    /// ([`FetcherBuilder::max_concurrent_fetches`]): one permit each.
+    /// `None`: no bound.
+    pub(crate) slots: Option<tokio::sync::Semaphore>,
+    /// The number of `slots`' permits.
+    pub(crate) max_fetches: usize,
 }
 
 impl Config {
@@ -115,6 +121,7 @@ impl fmt::Debug for Fetcher {
             )
             .field("auth_errors_disallow", &c.auth_errors_disallow)
             .field("unreachable_ttl", &c.unreachable_ttl)
+            .field("max_concurrent_fetches", &self.max_concurrent_fetches())
             .finish_non_exhaustive()
     }
 }
@@ -261,6 +268,12 @@ impl Fetcher {
     pub fn body_limit(&self) -> usize {
         self.config.body_limit
     }
+
+    /// The most fetches that run at once, if bounded (see
+    /// [`FetcherBuilder::max_concurrent_fetches`]).
+    pub fn max_concurrent_fetches(&self) -> Option<usize> {
+        self.config.slots.as_ref().map(|_| self.config.max_fetches)
+    }
 }
 
 /// Configures a [`Fetcher`]. Every option has a default:
@@ -276,6 +289,7 @@ impl Fetcher {
 /// | [`too_many_requests_as_unavailable`](Self::too_many_requests_as_unavailable) | `false`: 429 disallows all |
 /// | [`auth_errors_disallow`](Self::auth_errors_disallow) | `false`: 401/403 allow all |
 /// | [`unreachable_ttl`](Self::unreachable_ttl) | 1 hour |
+/// | [`max_concurrent_fetches`](Self::max_concurrent_fetches) | no bound |
 /// | [`client`](Self::client) | a client built from these options, which keeps no idle connections (see below) |
 /// | [`proxy`](Self::proxy), [`no_proxy`](Self::no_proxy) | the proxy the environment names, if any (see below) |
 ///
@@ -326,6 +340,7 @@ pub struct FetcherBuilder {
     unreachable_ttl: Duration,
     /// `None`: the environment's proxy settings.
     proxy: Option<ProxyChoice>,
+    max_concurrent_fetches: Option<usize>,
 }
 
 impl Default for FetcherBuilder {
@@ -349,6 +364,7 @@ impl FetcherBuilder {
             auth_errors_disallow: false,
             unreachable_ttl: DEFAULT_UNREACHABLE_TTL,
             proxy: None,
+            max_concurrent_fetches: None,
         }
     }
 
@@ -491,6 +507,33 @@ impl FetcherBuilder {
         self
     }
 
+    /// At most this many fetches of the fetcher (its clones, and a
+    /// [`RobotsCache`](crate::RobotsCache) using it, included) run at
+    /// once; the others wait their turn, first come first served, and
+    /// their [timeout](Self::timeout) starts only when it comes (a wait is
+    /// no sign of an unreachable server). Each fetch in progress holds a
+    /// connection, so a file descriptor, and up to the body limit in
+    /// memory: a crawler discovering many origins at once stays within its
+    /// descriptors, where past them a fetch fails with
+    /// [`Error::LocalResources`]. Must be more than zero. Default: no
+    /// bound (bound the fetches where they start, or here).
+    ///
+    /// ```
+    /// # async fn run() -> Result<(), keepout::Error> {
+    /// let fetcher = keepout::Fetcher::builder().max_concurrent_fetches(256).build()?;
+    /// let cache = keepout::RobotsCache::builder().fetcher(fetcher).build()?;
+    /// // However many tasks ask at once, at most 256 robots.txt fetches
+    /// // are in progress.
+    /// let allowed = cache.is_allowed("ExampleBot", "https://example.com/page").await?;
+    /// # let _ = allowed;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn max_concurrent_fetches(mut self, fetches: usize) -> Self {
+        self.max_concurrent_fetches = Some(fetches);
+        self
+    }
+
     /// Checks the options and creates the fetcher.
     pub fn build(self) -> Result<Fetcher, Error> {
         let invalid = |option, reason: String| Error::InvalidConfig { option, reason };
@@ -536,6 +579,12 @@ impl FetcherBuilder {
         }
         if self.connect_timeout.is_some_and(|t| t.is_zero()) {
             return Err(invalid("connect_timeout", "must be more than zero".into()));
+        }
+        if self.max_concurrent_fetches == Some(0) {
+            return Err(invalid(
+                "max_concurrent_fetches",
+                "must be more than zero (no fetch could ever run)".into(),
+            ));
         }
         if self.body_limit < MIN_BODY_LIMIT {
             return Err(invalid(
@@ -622,6 +671,12 @@ impl FetcherBuilder {
                 unreachable_ttl: self.unreachable_ttl,
                 decodes,
                 proxies,
+                // (A bound past what a semaphore holds is no bound.)
+                slots: self
+                    .max_concurrent_fetches
+                    .filter(|&n| n <= tokio::sync::Semaphore::MAX_PERMITS)
+                    .map(tokio::sync::Semaphore::new),
+                max_fetches: self.max_concurrent_fetches.unwrap_or(usize::MAX),
             }),
         })
     }

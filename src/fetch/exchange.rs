@@ -54,6 +54,12 @@ impl Fetcher {
         previous: Option<&Robots>,
     ) -> Result<Robots, Error> {
         let config = &*self.config;
+        // Its turn first, when fetches are bounded: the deadline starts
+        // after. (The semaphore is never closed.)
+        let _turn = match &config.slots {
+            Some(slots) => slots.acquire().await.ok(),
+            None => None,
+        };
         let validators = previous
             .and_then(Robots::fetch_outcome)
             .filter(|o| o.etag.is_some() || o.last_modified.is_some());
