@@ -238,14 +238,17 @@ impl RobotsCache {
     /// bound evicts an origin while it is being refreshed, a lookup in the
     /// meantime misses and fetches it anew.)
     ///
-    /// Must be called within a Tokio runtime with its I/O and time drivers
-    /// ([`enable_all`](tokio::runtime::Builder::enable_all), as
-    /// `#[tokio::main]` has), which a fetch needs: a lookup that fetches
-    /// panics outside one.
+    /// A worker checking many URLs of one site can take the rules once and
+    /// keep a handle on them, [`Robots::owned_agent`]; it sees newer rules
+    /// only when it asks `get` again ([`due_at`](Self::due_at) says when
+    /// the cache will next fetch the site, unless an
+    /// [`invalidate`](Self::invalidate) comes first).
     ///
-    /// Fails only for input that can have no robots.txt (not a URL, not
-    /// http/https, no host), as [`Robots::fetch`] does, with
-    /// [`Error::Cancelled`] if the runtime shuts down mid-fetch, or with
+    /// # Errors
+    ///
+    /// Only for input that can have no robots.txt (not a URL, not
+    /// http/https, no host), as [`Robots::fetch`] fails; with
+    /// [`Error::Cancelled`] if the runtime shuts down mid-fetch; or with
     /// [`Error::LocalResources`] if this machine cannot make the request
     /// for an origin not cached (out of descriptors, local ports or
     /// memory), which caches nothing: the next lookup fetches. A refresh
@@ -253,11 +256,11 @@ impl RobotsCache {
     /// Server and network trouble give rules (the last good copy, disallow
     /// all, ...).
     ///
-    /// A worker checking many URLs of one site can take the rules once and
-    /// keep a handle on them, [`Robots::owned_agent`]; it sees newer rules
-    /// only when it asks `get` again ([`due_at`](Self::due_at) says when
-    /// the cache will next fetch the site, unless an
-    /// [`invalidate`](Self::invalidate) comes first).
+    /// # Panics
+    ///
+    /// Outside a Tokio runtime with its I/O and time drivers
+    /// ([`enable_all`](tokio::runtime::Builder::enable_all), as
+    /// `#[tokio::main]` has), when the lookup fetches.
     pub async fn get(&self, url: impl AsRef<str>) -> Result<Arc<Robots>, Error> {
         // Borrowed from `url` in the common case: a hit parses and
         // allocates nothing.
@@ -308,7 +311,10 @@ impl RobotsCache {
     /// checked as `/private`). `cache.get(u).await?.explain(agent, u)` gives
     /// the same verdict with its reason.
     ///
-    /// Fails as [`get`](Self::get) does.
+    /// # Errors
+    ///
+    /// As [`get`](Self::get): for input that can have no robots.txt, a
+    /// runtime shutting down, or this machine out of resources.
     pub async fn is_allowed(&self, agent: &str, url: impl AsRef<str>) -> Result<bool, Error> {
         let url = url.as_ref();
         let robots = self.get(url).await?;
@@ -318,7 +324,10 @@ impl RobotsCache {
     /// `agent`'s `Crawl-delay` on `url`'s origin (see
     /// [`Robots::crawl_delay`]).
     ///
-    /// Fails as [`get`](Self::get) does.
+    /// # Errors
+    ///
+    /// As [`get`](Self::get): for input that can have no robots.txt, a
+    /// runtime shutting down, or this machine out of resources.
     pub async fn crawl_delay(
         &self,
         agent: &str,
@@ -342,7 +351,10 @@ impl RobotsCache {
     /// Makes no request, and counts in no [`stats`](Self::stats); to the
     /// capacity bound it is a use of the origin, as a lookup is.
     ///
-    /// Fails only for input that can have no robots.txt.
+    /// # Errors
+    ///
+    /// Only for input that can have no robots.txt (see
+    /// [`robots_url`](crate::fetch::robots_url)).
     pub async fn due_at(&self, url: impl AsRef<str>) -> Result<Option<SystemTime>, Error> {
         let key = origin_key_ref(url.as_ref())?;
         let inner = &*self.inner;
@@ -362,7 +374,10 @@ impl RobotsCache {
     /// so such a `get` can wait up to the fetch timeout before its own
     /// fetch begins). Other origins are not touched.
     ///
-    /// Fails only for input that can have no robots.txt.
+    /// # Errors
+    ///
+    /// Only for input that can have no robots.txt (see
+    /// [`robots_url`](crate::fetch::robots_url)).
     pub async fn invalidate(&self, url: impl AsRef<str>) -> Result<(), Error> {
         let key = origin_key(url.as_ref())?;
         // First, so that nothing under way keeps a value of it after this.
@@ -860,7 +875,9 @@ impl RobotsCacheBuilder {
 
     /// Checks the options and creates the cache.
     ///
-    /// Fails with [`Error::InvalidConfig`] for a zero capacity or retry
+    /// # Errors
+    ///
+    /// [`Error::InvalidConfig`] for a zero capacity or retry
     /// delay, a `max_backoff` below `retry_delay`, a `min_ttl` over 24
     /// hours, or both `max_entries` and `max_bytes` set. Durations too long
     /// for the clock (`Duration::MAX` for a `stale_limit` or `max_backoff`)

@@ -183,16 +183,17 @@ impl Fetcher {
     }
 
     /// Fetches the robots.txt governing `url` (any URL of the site: a
-    /// `&str`, `String` or [`Url`]).
+    /// `&str`, `String` or [`Url`]). The rules apply to `url`'s authority
+    /// even when the file was served after a redirect to another host. The
+    /// future owns what it needs, so it can be spawned.
     ///
-    /// Fails only for input that can have no robots.txt (see
+    /// # Errors
+    ///
+    /// Only for input that can have no robots.txt (see
     /// [`robots_url`](Self::robots_url)), or when this machine cannot make
     /// the request, out of descriptors, local ports or memory
     /// ([`Error::LocalResources`]); every server or network outcome is an
-    /// `Ok(Robots)` carrying a [`FetchOutcome`](crate::FetchOutcome). The
-    /// rules apply to `url`'s authority even when the file was served after
-    /// a redirect to another host. The future owns what it needs, so it can
-    /// be spawned.
+    /// `Ok(Robots)` carrying a [`FetchOutcome`](crate::FetchOutcome).
     ///
     /// # Panics
     ///
@@ -215,10 +216,18 @@ impl Fetcher {
     /// A `304 Not Modified` keeps `previous`'s rules with a new outcome
     /// ([`FetchResult::NotModified`](crate::fetch::FetchResult::NotModified))
     /// and a new expiry; any other response is handled as by
-    /// [`fetch`](Self::fetch). Fails with [`Error::NotFetched`] when
-    /// `previous` was parsed locally rather than fetched, and otherwise only
-    /// as `fetch` does when this machine cannot make the request
-    /// ([`Error::LocalResources`]).
+    /// [`fetch`](Self::fetch).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFetched`] when `previous` was parsed locally rather than
+    /// fetched; otherwise only as `fetch` fails, when this machine cannot
+    /// make the request ([`Error::LocalResources`]).
+    ///
+    /// # Panics
+    ///
+    /// As [`fetch`](Self::fetch) does, outside a Tokio runtime with its I/O
+    /// and time drivers.
     pub fn refresh(
         &self,
         previous: &Robots,
@@ -237,6 +246,11 @@ impl Fetcher {
 
     /// The robots.txt URL governing `url`: `scheme://authority/robots.txt`
     /// (see [`robots_url`](crate::fetch::robots_url)).
+    ///
+    /// # Errors
+    ///
+    /// As [`robots_url`](crate::fetch::robots_url): for input that can
+    /// have no robots.txt.
     pub fn robots_url(&self, url: impl AsRef<str>) -> Result<Url, Error> {
         target::robots_url(url.as_ref())
     }
@@ -535,6 +549,16 @@ impl FetcherBuilder {
     }
 
     /// Checks the options and creates the fetcher.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidConfig`], naming the option, for a user agent that
+    /// is no header value, a product token that is none (or none derived
+    /// from the user agent), a zero timeout, connect timeout or
+    /// [`max_concurrent_fetches`](Self::max_concurrent_fetches), a body
+    /// limit below 500 KiB, a proxy that is no proxy URL, or a connect
+    /// timeout or proxy set beside a [`client`](Self::client) of one's
+    /// own; [`Error::Client`] if the HTTP client cannot be created.
     pub fn build(self) -> Result<Fetcher, Error> {
         let invalid = |option, reason: String| Error::InvalidConfig { option, reason };
         let ua_text = self.user_agent.as_deref().unwrap_or(DEFAULT_USER_AGENT);

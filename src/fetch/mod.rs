@@ -150,10 +150,12 @@ impl Robots {
     /// Fetches the robots.txt governing `url` (any URL of the site: a `&str`,
     /// `String` or [`url::Url`]) with a shared default [`Fetcher`].
     ///
-    /// Fails only for input that can have no robots.txt, or when this
-    /// machine cannot make the request ([`Error::LocalResources`]); every
-    /// server or network outcome is an `Ok` carrying a [`FetchOutcome`]
-    /// (see the [module docs](crate::fetch) for the status table).
+    /// # Errors
+    ///
+    /// Only for input that can have no robots.txt, or when this machine
+    /// cannot make the request ([`Error::LocalResources`]); every server or
+    /// network outcome is an `Ok` carrying a [`FetchOutcome`] (see the
+    /// [module docs](crate::fetch) for the status table).
     ///
     /// # Panics
     ///

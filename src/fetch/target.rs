@@ -13,6 +13,13 @@ use crate::Error;
 /// `url` crate normalises it); user info, path, query and fragment are
 /// dropped. Only `http` and `https` URLs with a host have a robots.txt.
 ///
+/// # Errors
+///
+/// [`Error::InvalidUrl`] for a string that is not an absolute URL, or
+/// whose host cannot be sent in a request; [`Error::UnsupportedScheme`]
+/// for a scheme but `http` and `https`; [`Error::NoHost`] for a URL
+/// without a host.
+///
 /// ```
 /// let url = keepout::fetch::robots_url("https://user:pw@Example.com:8443/a/b?q#f")?;
 /// assert_eq!(url.as_str(), "https://example.com:8443/robots.txt");
@@ -26,6 +33,10 @@ pub fn robots_url(url: impl AsRef<str>) -> Result<Url, Error> {
 /// A key naming the origin (scheme, host, port) whose robots.txt governs
 /// `url`, e.g. `https://example.com` or `http://example.com:8080`; handy as a
 /// cache key, since all URLs with one key share one robots.txt.
+///
+/// # Errors
+///
+/// As [`robots_url`]: for input that can have no robots.txt.
 ///
 /// ```
 /// assert_eq!(
