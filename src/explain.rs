@@ -132,10 +132,12 @@ impl<'a> Decision<'a> {
     /// assert!(!robots.explain("OtherBot", "https://example.com/search").star_rules_skipped());
     /// ```
     pub fn star_rules_skipped(&self) -> bool {
+        // A `*` group that also names the crawler applies: it is one of
+        // `groups` (in file order, so searched by halves).
         self.agent_match == AgentMatch::Named
             && self.parsed.star_groups().iter().any(|&g| {
                 let rules = self.parsed.group(g).rules;
-                rules.1 > rules.0
+                rules.1 > rules.0 && self.groups.binary_search(&g).is_err()
             })
     }
 }

@@ -968,6 +968,15 @@ fn a_last_group_without_rules_is_warned_about() {
     assert!(!robots.explain("b", "/y").star_rules_skipped());
     let robots = Robots::parse("User-agent: a\nDisallow: /x\n");
     assert!(!robots.explain("a", "/y").star_rules_skipped());
+    // Nor for a crawler named in the `*` group itself, whose rules then
+    // apply; but a second `*` group's do not.
+    let robots = Robots::parse("User-agent: a\nUser-agent: *\nDisallow: /x\n");
+    let d = robots.explain("a", "/y");
+    assert!(!d.star_rules_skipped() && !d.to_string().contains("do not apply"));
+    let robots =
+        Robots::parse("User-agent: a\nUser-agent: *\nDisallow: /x\nUser-agent: *\nDisallow: /y\n");
+    assert!(robots.explain("a", "/z").star_rules_skipped());
+    assert!(robots.is_allowed("a", "/y") && !robots.is_allowed("b", "/y"));
 }
 
 /// A value holding a no-break space, a zero-width space or another
