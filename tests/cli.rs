@@ -76,6 +76,16 @@ async fn keepout(args: &[impl AsRef<std::ffi::OsStr>], stdin: impl AsRef<[u8]>) 
     }
 }
 
+/// The line and kind of each warning of one robots.txt `show --json` printed.
+fn warning_kinds(file: &Value) -> Vec<(u64, &str)> {
+    file["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap()))
+        .collect()
+}
+
 /// A server answering `/robots.txt` with `response`, expected `times` times.
 async fn serve(response: ResponseTemplate, times: u64) -> MockServer {
     let server = MockServer::start().await;
@@ -1497,12 +1507,7 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
     );
     let run = keepout(&["show", "--json", "-"], body).await;
     let objects = run.json();
-    let kinds: Vec<(u64, &str)> = objects[0]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap()))
-        .collect();
+    let kinds = warning_kinds(&objects[0]);
     assert_eq!(
         kinds,
         [
@@ -1661,12 +1666,7 @@ async fn show_and_check_flag_a_group_without_rules_and_unicode_spaces() {
     let run = keepout(&["show", "--json", "-"], body).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json = run.json();
-    let kinds: Vec<(u64, &str)> = json[0]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| (w["line"].as_u64().unwrap(), w["kind"].as_str().unwrap()))
-        .collect();
+    let kinds = warning_kinds(&json[0]);
     assert_eq!(
         kinds,
         [

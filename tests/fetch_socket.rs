@@ -931,6 +931,15 @@ async fn no_connection_is_kept_after_a_fetch() {
     assert_eq!(closed, Ok(Some(true)));
 }
 
+/// Answers 200 with [`RULES`], as a well-behaved server does.
+async fn answer_rules(socket: &mut TcpStream) {
+    let response = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{RULES}",
+        RULES.len()
+    );
+    let _ = socket.write_all(response.as_bytes()).await;
+}
+
 /// `max_concurrent_fetches(2)`: of six fetches started at once, never more
 /// than two hold a connection. The server holds each connection until the
 /// test lets it answer, one at a time, whenever two are open: unbounded,
@@ -950,12 +959,7 @@ async fn max_concurrent_fetches_bounds_the_connections_open() {
                 read_head(&mut socket).await;
                 answer.acquire().await.unwrap().forget();
                 open.fetch_sub(1, Ordering::SeqCst);
-                let head = format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
-                    RULES.len()
-                );
-                let _ = socket.write_all(head.as_bytes()).await;
-                let _ = socket.write_all(RULES.as_bytes()).await;
+                answer_rules(&mut socket).await;
             }
         }
     })
@@ -997,12 +1001,7 @@ async fn a_fetch_waiting_its_turn_does_not_time_out() {
                 let _ = socket.read(&mut [0u8; 1]).await;
                 return;
             }
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
-                RULES.len()
-            );
-            let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(RULES.as_bytes()).await;
+            answer_rules(&mut socket).await;
         }
     })
     .await;
