@@ -1379,8 +1379,6 @@ impl Builder {
     }
 }
 
-/// `agent::token_key` of the `len`-octet token at `arena[start..]`: its
-/// first 8 octets, lower-cased and zero-padded, as a big-endian integer.
 /// The first line of the last group when it is one
 /// [`GroupWithoutRules`](WarningKind::GroupWithoutRules) warns about:
 /// called when it has no rule line (only the last group can lack one:
@@ -1409,6 +1407,8 @@ fn group_without_rules<'a>(
         .then(|| groups[last as usize].line)
 }
 
+/// `agent::token_key` of the `len`-octet token at `arena[start..]`: its
+/// first 8 octets, lower-cased and zero-padded, as a big-endian integer.
 fn token_key_at(arena: &[u8], start: usize, len: usize) -> u64 {
     match arena.get(start..start + 8) {
         // Eight octets at once, those past the token cleared.
