@@ -79,11 +79,9 @@ pub(crate) struct Config {
     /// for a client of the caller's, whose proxies are not known.
     pub(crate) proxies: Option<Matcher>,
     /// The fetches allowed to run at once
-    /// ([`FetcherBuilder::max_concurrent_fetches`]): one permit each.
-    /// `None`: no bound.
-    pub(crate) slots: Option<tokio::sync::Semaphore>,
-    /// The number of `slots`' permits.
-    pub(crate) max_fetches: usize,
+    /// ([`FetcherBuilder::max_concurrent_fetches`]), one permit each, and
+    /// how many. `None`: no bound.
+    pub(crate) slots: Option<(tokio::sync::Semaphore, usize)>,
 }
 
 impl Config {
@@ -286,7 +284,7 @@ impl Fetcher {
     /// The most fetches that run at once, if bounded (see
     /// [`FetcherBuilder::max_concurrent_fetches`]).
     pub fn max_concurrent_fetches(&self) -> Option<usize> {
-        self.config.slots.as_ref().map(|_| self.config.max_fetches)
+        self.config.slots.as_ref().map(|&(_, most)| most)
     }
 }
 
@@ -699,8 +697,7 @@ impl FetcherBuilder {
                 slots: self
                     .max_concurrent_fetches
                     .filter(|&n| n <= tokio::sync::Semaphore::MAX_PERMITS)
-                    .map(tokio::sync::Semaphore::new),
-                max_fetches: self.max_concurrent_fetches.unwrap_or(usize::MAX),
+                    .map(|n| (tokio::sync::Semaphore::new(n), n)),
             }),
         })
     }

@@ -57,7 +57,7 @@ impl Fetcher {
         // Its turn first, when fetches are bounded: the deadline starts
         // after. (The semaphore is never closed.)
         let _turn = match &config.slots {
-            Some(slots) => slots.acquire().await.ok(),
+            Some((slots, _)) => slots.acquire().await.ok(),
             None => None,
         };
         let validators = previous

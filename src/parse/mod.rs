@@ -1188,6 +1188,10 @@ impl Builder {
         keyed.dedup_by(|x, y| {
             *x >> 32 == *y >> 32 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
         });
+        // Two entries of one token's run (one entry a group naming it).
+        let same_token = |x: &u128, y: &u128| {
+            x >> 64 == y >> 64 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
+        };
         let named_filter = keyed
             .iter()
             .fold(0, |f, &k| f | crate::model::token_bit((k >> 64) as u64));
@@ -1203,7 +1207,8 @@ impl Builder {
                 .filter(move |&g| last.replace(g) != Some(g))
         };
         if !self.rule_seen
-            && let Some(line) = group_without_rules(&self.groups, &keyed, token, star_groups_in())
+            && let Some(line) =
+                group_without_rules(&self.groups, keyed.chunk_by(same_token), star_groups_in())
         {
             self.notes
                 .warn_earlier(line, WarningKind::GroupWithoutRules);
@@ -1256,9 +1261,7 @@ impl Builder {
         // `Parsed::extension_entry`), if the file has any.
         let mut named_extensions = Vec::new();
         let mut start = 0;
-        for run in keyed.chunk_by(|x, y| {
-            x >> 64 == y >> 64 && token(*x as u32).eq_ignore_ascii_case(token(*y as u32))
-        }) {
+        for run in keyed.chunk_by(same_token) {
             let end = start + run.len();
             let in_run = || run.iter().map(|&k| (k >> 32) as u32);
             if run.len() > 1 && rules_in(&mut in_run()) > crate::matcher::INDEX_MIN_RULES {
@@ -1383,13 +1386,12 @@ impl Builder {
 /// [`GroupWithoutRules`](WarningKind::GroupWithoutRules) warns about:
 /// called when it has no rule line (only the last group can lack one:
 /// `start_group` is called after rules), with the named agents' sort keys
-/// (`keyed`, one per token and group, in token order), their tokens
-/// (`token`) and the groups holding a `*` agent (`star`).
+/// in runs of one token (`tokens`: one entry per group naming it) and the
+/// groups holding a `*` agent (`star`).
 #[cold]
-fn group_without_rules<'a>(
+fn group_without_rules<'k>(
     groups: &[Group],
-    keyed: &[u128],
-    token: impl Fn(u32) -> &'a [u8],
+    mut tokens: impl Iterator<Item = &'k [u128]>,
     mut star: impl Iterator<Item = u32>,
 ) -> Option<u32> {
     let last = groups.len().checked_sub(1)? as u32;
@@ -1397,12 +1399,9 @@ fn group_without_rules<'a>(
     if !star.any(|g| groups[g as usize].rules.1 > groups[g as usize].rules.0) {
         return None;
     }
-    // A token of the last group no other group names: its run of entries,
-    // one per group naming it, is that group's alone.
-    keyed
-        .chunk_by(|&x, &y| {
-            x >> 64 == y >> 64 && token(x as u32).eq_ignore_ascii_case(token(y as u32))
-        })
+    // A token of the last group no other group names: its run is that
+    // group's entry alone.
+    tokens
         .any(|run| matches!(run, [k] if (k >> 32) as u32 == last))
         .then(|| groups[last as usize].line)
 }
