@@ -1,7 +1,7 @@
 //! Measures the memory of many fetches in flight: 10,000 fetches of
 //! robots.txt from slow local servers (each answer delayed), all spawned at
-//! once, with at most 256 fetching at a time behind a semaphore, as a
-//! crawler would run them.
+//! once, with at most 256 fetching at a time
+//! (`FetcherBuilder::max_concurrent_fetches`), as a crawler would run them.
 //!
 //! ```text
 //! cargo run --example many_fetches -- [fetches] [concurrency] [delay_ms]
@@ -21,13 +21,11 @@
 
 use std::net::SocketAddr;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use keepout::fetch::{FetchResult, Fetcher};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 const RULES: &str = "User-agent: *\nDisallow: /private\n";
@@ -115,8 +113,9 @@ fn argument(n: usize, name: &str, default: u64, range: RangeInclusive<u64>) -> u
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let fetches = argument(1, "fetches", 10_000, 1..=usize::MAX as u64) as usize;
-    // At least one permit, and no more than a semaphore holds.
-    let most = Semaphore::MAX_PERMITS as u64;
+    // At least one, and no more than a bound can be (past it, the fetcher
+    // sets none).
+    let most = tokio::sync::Semaphore::MAX_PERMITS as u64;
     let concurrency = argument(2, "concurrency", 256, 1..=most) as usize;
     // Answers well within the fetch timeout, which would end slower ones.
     let most = FETCH_TIMEOUT.as_millis() as u64 / 3;
@@ -126,7 +125,13 @@ async fn main() {
     for _ in 0..SERVERS {
         servers.push(slow_server(delay).await);
     }
-    let fetcher = Fetcher::builder().timeout(FETCH_TIMEOUT).build().unwrap();
+    // The bound: every fetch is spawned at once, and waits for its turn
+    // inside `fetch` (its timeout starting only then).
+    let fetcher = Fetcher::builder()
+        .timeout(FETCH_TIMEOUT)
+        .max_concurrent_fetches(concurrency)
+        .build()
+        .unwrap();
     // Warm up the runtime, client and allocator with one fetch per server.
     for addr in &servers {
         let robots = fetcher.fetch(format!("http://{addr}/")).await.unwrap();
@@ -140,16 +145,13 @@ async fn main() {
     let (hwm_before, rss_before) = memory();
 
     let started = Instant::now();
-    let limit = Arc::new(Semaphore::new(concurrency));
     let mut tasks = JoinSet::new();
     // All spawned at once: `fetches` futures in flight, `concurrency` of
     // them fetching.
     for i in 0..fetches {
         let fetcher = fetcher.clone();
-        let limit = Arc::clone(&limit);
         let url = format!("http://{}/page/{i}", servers[i % SERVERS]);
         tasks.spawn(async move {
-            let _permit = limit.acquire_owned().await.unwrap();
             let robots = fetcher.fetch(&url).await.unwrap();
             let ok = robots.fetch_outcome().unwrap().result() == &FetchResult::Fetched
                 && !robots.is_allowed("keepout", url.replace("/page/", "/private/"))

@@ -199,7 +199,8 @@ fn many_fetches_refuses_bad_arguments() {
         (&["10", "x"], "concurrency"),
         // No permit ever: every fetch would wait out the deadline.
         (&["10", "0"], "concurrency"),
-        // More than a Tokio semaphore holds.
+        // Past the largest bound (`Semaphore::MAX_PERMITS`): the fetcher
+        // would set none.
         (&["10", "4611686018427387904"], "concurrency"),
         // Near or past the fetch timeout: fetches would time out.
         (&["10", "10", "29999"], "delay_ms"),
