@@ -151,6 +151,8 @@ impl Robots {
     /// `%27`. (Google's library reads the path as written, and would let
     /// `/a/../private` through.) A URL that needs none of this costs
     /// nothing more; one that does is parsed by the `url` crate.
+    /// [`normalized_path`](Robots::normalized_path) shows the path and
+    /// query a URL is checked as.
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
     /// `//x/y` is scheme-relative (host `x`, path `/y`), and text with
@@ -299,6 +301,45 @@ impl Robots {
         // A run of ASCII octets within `agent`, so on character boundaries.
         let start = token.as_ptr() as usize - agent.as_ptr() as usize;
         &agent[start..start + token.len()]
+    }
+
+    /// The path and query that [`is_allowed`](Robots::is_allowed) and
+    /// [`explain`](Robots::explain) match the rules against for `url`: as
+    /// an HTTP client requests them (dot segments resolved, a `\` read as
+    /// `/`, the fragment dropped; see [`is_allowed`](Robots::is_allowed)),
+    /// in the percent-encoded normal form of RFC 9309 section 2.2.2 (ASCII,
+    /// `%XX` in upper case, unreserved characters decoded, the rest
+    /// encoded), which [`RuleView::normalized`](crate::RuleView::normalized)
+    /// gives for a rule. Compare the two to see why a rule did or did not
+    /// match. Borrows from `url` when it is already in that form.
+    ///
+    /// ```
+    /// use keepout::Robots;
+    ///
+    /// assert_eq!(Robots::normalized_path("https://example.com/caf\u{e9}?q=%7e#top"), "/caf%C3%A9?q=~");
+    /// assert_eq!(Robots::normalized_path("https://example.com/a/../private"), "/private");
+    /// assert_eq!(Robots::normalized_path("https://example.com"), "/");
+    /// // Already normal: borrowed.
+    /// let path = Robots::normalized_path("https://example.com/a?b=1");
+    /// assert!(matches!(path, std::borrow::Cow::Borrowed("/a?b=1")));
+    /// let robots = Robots::parse("User-agent: *\nDisallow: /caf\u{e9}\n");
+    /// let rule = robots.groups().next().unwrap().rules().next().unwrap();
+    /// assert_eq!(rule.normalized(), "/caf%C3%A9");
+    /// // Latin-1 octets percent-encoded are another path: no match.
+    /// assert_eq!(Robots::normalized_path("/caf%e9"), "/caf%E9");
+    /// assert!(robots.is_allowed("ExampleBot", "/caf%e9"));
+    /// ```
+    pub fn normalized_path(url: &str) -> std::borrow::Cow<'_, str> {
+        use std::borrow::Cow;
+        // The normal form is ASCII (see `percent`), so neither conversion
+        // below replaces anything.
+        match normal_path(url) {
+            Cow::Borrowed(path) => String::from_utf8_lossy(path),
+            Cow::Owned(path) => Cow::Owned(
+                String::from_utf8(path)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            ),
+        }
     }
 
     /// A handle like [`agent`](Robots::agent)'s that holds a clone of this

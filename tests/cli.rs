@@ -395,7 +395,7 @@ async fn check_json_lines_shape() {
             "-r",
             FILE,
             "https://example.com/private/x",
-            "https://example.com/about",
+            "https://example.com/about/caf\u{e9}/../%7eteam?q=%e9#top",
         ],
         "",
     )
@@ -411,6 +411,7 @@ async fn check_json_lines_shape() {
         objects[0],
         serde_json::json!({
             "url": "https://example.com/private/x",
+            "path": "/private/x",
             "allowed": false,
             "cause": "rule",
             "agent": "SomeBot",
@@ -421,6 +422,9 @@ async fn check_json_lines_shape() {
             "robots": robots,
         })
     );
+    // The path as matched: dot segment resolved, `~` decoded, the rest
+    // percent-encoded in upper case, the fragment dropped.
+    assert_eq!(objects[1]["path"], "/about/~team?q=%E9");
     assert_eq!(objects[1]["allowed"], true);
     assert_eq!(objects[1]["cause"], "no_matching_rule");
     assert_eq!(objects[1]["rule"], Value::Null);

@@ -504,6 +504,7 @@ impl<W: Write> Printer<'_, W> {
                 Some(robots) => {
                     let line = CheckJson {
                         url: &input.url,
+                        path: Robots::normalized_path(&input.target),
                         allowed: decision.allowed(),
                         cause: cause_name(decision.cause()),
                         agent: self.agent,
@@ -563,6 +564,8 @@ impl<W: Write> Printer<'_, W> {
 #[derive(Serialize)]
 struct CheckJson<'a> {
     url: &'a str,
+    /// The path and query the rules were matched against, in normal form.
+    path: std::borrow::Cow<'a, str>,
     allowed: bool,
     cause: &'static str,
     agent: &'a str,
