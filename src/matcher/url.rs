@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use url::Url;
 
-use crate::lanes::{self, Lanes, lanes_or, lanes_pair, lanes_where};
+use crate::lanes::{self, Lanes, Marks, lanes_or, lanes_where};
 use crate::percent::{self, Mode};
 
 /// The path and query of `url`, which may be absolute (`https://h/p?q#f`),
@@ -44,11 +44,12 @@ pub(crate) fn normal_path(url: &str) -> Cow<'_, [u8]> {
     // nothing to trim, a path already in normal form up to its end or its
     // fragment, and nothing a client reads otherwise (the scan stops at a
     // dot segment and at an `'` in the query).
-    if let Some(rest) = plain_rest(url.as_bytes()) {
-        let stop = percent::normal_until_fragment(rest);
-        if rest.get(stop).is_none_or(|&b| b == b'#') {
-            match rest[..stop].first() {
-                Some(b'/') => return Cow::Borrowed(&rest[..stop]),
+    let bytes = url.as_bytes();
+    if let Some(from) = plain_rest(bytes) {
+        let stop = percent::normal_until_fragment(bytes, from);
+        if bytes.get(stop).is_none_or(|&b| b == b'#') {
+            match bytes[from..stop].first() {
+                Some(b'/') => return Cow::Borrowed(&bytes[from..stop]),
                 None => return Cow::Borrowed(b"/"),
                 // `?q` needs a `/` in front: the general path below.
                 _ => {}
@@ -80,10 +81,10 @@ fn normal_form(rest: &[u8]) -> Cow<'_, [u8]> {
 /// starting with a single `/`, with no control or space to trim at its
 /// end: text whose path and query start where they are written.
 #[inline]
-fn plain_rest(s: &[u8]) -> Option<&[u8]> {
+fn plain_rest(s: &[u8]) -> Option<usize> {
     match s {
-        [b'/', second, ..] if *second != b'/' && s[s.len() - 1] > b' ' => Some(s),
-        [b'/'] => Some(s),
+        [b'/', second, ..] if *second != b'/' && s[s.len() - 1] > b' ' => Some(0),
+        [b'/'] => Some(0),
         _ => after_http_authority(s),
     }
 }
@@ -138,22 +139,23 @@ fn may_read_otherwise(s: &[u8]) -> bool {
     // `.` or `%` (the last lane's next octet is unknown: a `/` there is
     // looked at).
     let marks = |v: &Lanes| {
-        let slash = lanes_pair(v, |b| b == b'/', |b| (b == b'.') | (b == b'%'));
-        lanes_or(
-            lanes_or(slash, lanes_where(v, |b| b == b'\\')),
+        let slash = lanes::pair(v, |b| b == b'/', |b| (b == b'.') | (b == b'%'));
+        let others = lanes_or(
+            lanes_where(v, |b| b == b'\\'),
             lanes_or(
                 lanes_where(v, |b| matches!(b, b'\t' | b'\n' | b'\r')),
                 lanes_where(v, |b| b == b'\''),
             ),
-        )
+        );
+        Marks::of(others).or(slash)
     };
-    let mut i = lanes::find(s, 0, marks, &READ_OTHERWISE);
+    let mut i = lanes::find_marks(s, 0, marks, &READ_OTHERWISE);
     loop {
         match s.get(i) {
             None => return false,
             Some(b'/') => match &s[i + 1..] {
                 [b'.', ..] | [b'%', b'2', b'e' | b'E', ..] => return true,
-                _ => i = lanes::find(s, i + 1, marks, &READ_OTHERWISE),
+                _ => i = lanes::find_marks(s, i + 1, marks, &READ_OTHERWISE),
             },
             Some(_) => return true,
         }
@@ -176,7 +178,7 @@ static READ_OTHERWISE: [u8; 256] = {
 /// `https://` (in any case) and needs no trimming: empty, or starting with
 /// `/`, `?` or `#`. `None` for anything else.
 #[inline]
-fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
+fn after_http_authority(s: &[u8]) -> Option<usize> {
     let word = u64::from_le_bytes(s.get(..8)?.try_into().ok()?);
     // Or-ing 0x20 lower-cases the letters of the scheme only.
     let after = if word | 0x20_2020_2020 == u64::from_le_bytes(*b"https://") {
@@ -190,23 +192,25 @@ fn after_http_authority(s: &[u8]) -> Option<&[u8]> {
     if last <= b' ' {
         return None;
     }
-    let rest = &s[after..];
     // An empty host (`http:///h/p`, which the URL standard reads as host
     // `h`), a `\` (which ends the host there), or a tab or newline (which
     // it drops, `http://\t/h/p` being `http:///h/p`): [`client_url`]'s.
-    match authority_len(rest) {
-        0 => None,
-        len if rest.get(len).is_some_and(|&b| b == b'\\' || b <= b' ') => None,
-        len => Some(&rest[len..]),
+    match http_authority_end(s, after) {
+        end if end == after => None,
+        end if s.get(end).is_some_and(|&b| b == b'\\' || b <= b' ') => None,
+        end => Some(end),
     }
 }
 
-/// The offset of the first `/`, `?`, `#`, `\`, control or space in `s`, or
-/// its length: where an authority ends (or, for the last three, where its
-/// reading by the URL standard may differ). Sixteen octets a step, which covers most host names at
-/// once (a `memchr3` call costs more to set up than such a host takes).
+/// The offset of the first `/`, `?`, `#`, `\`, control or space in `s` at
+/// or after `from`, or its length: where an authority starting at `from`
+/// ends (or, for the last three, where its reading by the URL standard may
+/// differ). Sixteen octets a step, which covers most host names at once (a
+/// `memchr3` call costs more to set up than such a host takes); a short
+/// host is read in the last sixteen octets of `s`, those before it left
+/// out, rather than an octet at a time.
 #[inline]
-fn authority_len(s: &[u8]) -> usize {
+fn http_authority_end(s: &[u8], from: usize) -> usize {
     let ends = |v: &Lanes| {
         lanes_or(
             lanes_or(lanes_where(v, |b| b == b'/'), lanes_where(v, |b| b == b'?')),
@@ -219,10 +223,10 @@ fn authority_len(s: &[u8]) -> usize {
             ),
         )
     };
-    lanes::find(s, 0, ends, &AUTHORITY_END)
+    lanes::find(s, from, ends, &AUTHORITY_END)
 }
 
-/// 1 for the octets [`authority_len`] stops at.
+/// 1 for the octets [`http_authority_end`] stops at.
 static AUTHORITY_END: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
@@ -331,20 +335,24 @@ mod tests {
         assert_eq!(p(" ツ/p"), "/p");
     }
 
-    /// `authority_len` finds the first `/`, `?` or `#` wherever it falls
+    /// `http_authority_end` finds the first `/`, `?` or `#` wherever it falls
     /// relative to its 16-octet steps, and the end when there is none.
     #[test]
-    fn authority_len_at_every_offset() {
+    fn http_authority_end_at_every_offset() {
         for len in 0..40 {
             let host = vec![b'h'; len];
-            assert_eq!(authority_len(&host), len);
+            assert_eq!(http_authority_end(&host, 0), len);
             for at in 0..len {
                 for stop in [b'/', b'?', b'#', b'\\', b'\t', b' ', 0] {
                     let mut s = host.clone();
                     s[at] = stop;
                     // A later stop octet does not matter.
                     s.push(b'/');
-                    assert_eq!(authority_len(&s), at, "{len} {at} {stop}");
+                    assert_eq!(http_authority_end(&s, 0), at, "{len} {at} {stop}");
+                    // From further on, within a longer text.
+                    let mut t = b"https://".to_vec();
+                    t.extend_from_slice(&s);
+                    assert_eq!(http_authority_end(&t, 8), 8 + at, "{len} {at} {stop}");
                 }
             }
         }
