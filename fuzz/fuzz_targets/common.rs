@@ -280,6 +280,13 @@ pub fn check_question(robots: &Robots, agent: &str, url: &str) {
         "normalisation not idempotent"
     );
     let normal = String::from_utf8(normal).expect("normal form is ASCII");
+    // The one-pass reading of a check (`Robots::normalized_path`, what
+    // `is_allowed` matches) is the two steps above.
+    assert_eq!(
+        keepout::Robots::normalized_path(url),
+        normal.as_str(),
+        "one pass vs two steps: {url:?}"
+    );
     let again = format!("https://example.com{normal}");
     assert_eq!(
         robots.is_allowed(agent, &again),
