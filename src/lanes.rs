@@ -65,8 +65,8 @@ pub(crate) fn find(
     find_marks(input, i, |v| Marks::of(mark(v)), table)
 }
 
-/// [`find`] with `mark` giving the marked lanes as [`Marks`]: for tests
-/// that combine marks ([`pair`]).
+/// [`find`] with `mark` giving the marked lanes as [`Marks`]: for scans
+/// that combine [`pair`]'s marks with others.
 #[inline(always)]
 pub(crate) fn find_marks(
     input: &[u8],

@@ -307,9 +307,10 @@ impl Robots {
     /// [`explain`](Robots::explain) match the rules against for `url`: as
     /// an HTTP client requests them (dot segments resolved, a `\` read as
     /// `/`, the fragment dropped; see [`is_allowed`](Robots::is_allowed)),
-    /// in the percent-encoded normal form of RFC 9309 section 2.2.2 (ASCII,
-    /// `%XX` in upper case, unreserved characters decoded, the rest
-    /// encoded), which [`RuleView::normalized`](crate::RuleView::normalized)
+    /// in the percent-encoded normal form of RFC 9309 section 2.2.2 (ASCII:
+    /// an escape of an unreserved character decoded, other escapes in upper
+    /// case, octets a URL cannot hold encoded), which
+    /// [`RuleView::normalized`](crate::RuleView::normalized)
     /// gives for a rule. Compare the two to see why a rule did or did not
     /// match. Borrows from `url` when it is already in that form.
     ///
