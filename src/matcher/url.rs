@@ -76,10 +76,10 @@ fn normal_form(rest: &[u8]) -> Cow<'_, [u8]> {
     }
 }
 
-/// What follows the authority of `s` when it is `http(s)://host...` (as
-/// [`after_http_authority`] takes it), or `s` itself when it is a path
-/// starting with a single `/`, with no control or space to trim at its
-/// end: text whose path and query start where they are written.
+/// Where the path and query of `s` start when they start where they are
+/// written: after the authority of `http(s)://host...` (as
+/// [`after_http_authority`] takes it), or at 0 when `s` is a path starting
+/// with a single `/`, with no control or space to trim at its end.
 #[inline]
 fn plain_rest(s: &[u8]) -> Option<usize> {
     match s {
@@ -174,9 +174,9 @@ static READ_OTHERWISE: [u8; 256] = {
     t
 };
 
-/// What follows the authority of a URL that starts with `http://` or
-/// `https://` (in any case) and needs no trimming: empty, or starting with
-/// `/`, `?` or `#`. `None` for anything else.
+/// The offset just past the authority of a URL that starts with `http://`
+/// or `https://` (in any case) and needs no trimming: what follows is
+/// empty, or starts with `/`, `?` or `#`. `None` for anything else.
 #[inline]
 fn after_http_authority(s: &[u8]) -> Option<usize> {
     let word = u64::from_le_bytes(s.get(..8)?.try_into().ok()?);
