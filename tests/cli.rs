@@ -171,7 +171,8 @@ async fn check_names_the_first_eight_of_a_groups_agents() {
 #[tokio::test]
 async fn the_url_checked_is_the_url_a_client_sends() {
     // `..` is resolved, as a client would before the request: `/public/a`
-    // is what the server is asked for, and no rule matches it.
+    // is what the server is asked for, and no rule matches it. The line
+    // shows the path checked when it is not the one written.
     let run = keepout(
         &[
             "check",
@@ -180,12 +181,21 @@ async fn the_url_checked_is_the_url_a_client_sends() {
             "-r",
             FILE,
             "https://example.com/private/../public/a",
+            "https://example.com/priv%61te/x#frag",
+            "https://example.com/about?q=1#frag",
         ],
         "",
     )
     .await;
-    assert_eq!(run.code, 0, "{}", run.stdout);
-    assert!(run.lines()[1].contains("no rule matches"), "{}", run.stdout);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(
+        run.lines()[1..],
+        [
+            "ALLOWED    https://example.com/private/../public/a  (as /public/a)  no rule matches  (group at line 5: User-agent: *)",
+            "DISALLOWED https://example.com/priv%61te/x#frag  (as /private/x)  line 6: Disallow: /private  (group at line 5: User-agent: *)",
+            "ALLOWED    https://example.com/about?q=1#frag  no rule matches  (group at line 5: User-agent: *)",
+        ],
+    );
 }
 
 #[tokio::test]

@@ -15,6 +15,10 @@ use crate::urls::{Next, Urls};
 use crate::{Failure, FetchArgs};
 
 pub const AFTER_HELP: &str = "\
+Each URL is checked as an HTTP client requests it (`/a/../b` is `/b`), its
+path percent-encoded as RFC 9309 section 2.2.2 compares paths; when that is
+not the path written, the line shows it after the URL: `(as /b)`.
+
 Without --robots, the robots.txt of each URL's origin (scheme, host, port) is
 fetched once (again only after --keep-origins let it go), following
 redirects; a 4xx means everything is allowed, but a 407 (a proxy's), a 429
@@ -532,9 +536,19 @@ impl<W: Write> Printer<'_, W> {
                         "DISALLOWED"
                     };
                     let why = why(&decision, self.token);
+                    // The path matched, when it is not the one written: a
+                    // rule that seems not to apply usually differs from
+                    // the URL by a dot segment or a percent-encoding.
+                    let path = Robots::normalized_path(&input.target);
+                    let written = written_path(&input.url);
+                    let checked_as = if path == written {
+                        String::new()
+                    } else {
+                        format!("  (as {})", clean(&path))
+                    };
                     writeln!(
                         self.out,
-                        "{verdict:<10} {}  {}",
+                        "{verdict:<10} {}{checked_as}  {}",
                         clean(&input.url),
                         clean(&why)
                     )?;
@@ -574,6 +588,23 @@ struct CheckJson<'a> {
     rule: Option<RuleJson<'a>>,
     groups: Vec<GroupRefJson<'a>>,
     robots: &'a RobotsJson,
+}
+
+/// The path and query of `url`, an absolute URL, as written: from the
+/// end of its authority to its fragment, `/` when it has no path (as a
+/// client requests it). Compared with the path checked, so that a path
+/// checked as written is not shown twice.
+fn written_path(url: &str) -> std::borrow::Cow<'_, str> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest
+        .find(['/', '?', '#', '\\'])
+        .map_or("", |at| &rest[at..]);
+    let rest = rest.split_once('#').map_or(rest, |(before, _)| before);
+    if rest.starts_with('/') {
+        rest.into()
+    } else {
+        format!("/{rest}").into()
+    }
 }
 
 fn cause_name(cause: Cause) -> &'static str {
