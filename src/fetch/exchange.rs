@@ -3,6 +3,7 @@
 
 use std::error::Error as StdError;
 use std::io;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::SystemTime;
 
 use http::header::{
@@ -356,15 +357,25 @@ fn looks_like_tls(error: &reqwest::Error) -> bool {
 /// request failed: descriptors, local ports, buffer space or memory, which
 /// end a request before anything is sent.
 pub(crate) fn local_shortage(error: &(dyn StdError + 'static)) -> Option<String> {
-    io_causes(error).find_map(|io| Some(format!("{}: {io}", shortage(io)?)))
+    shortage_in(error, local_port_free)
+}
+
+/// [`local_shortage`], with `port_free` telling whether a local port is
+/// free (a test's stand-in for [`local_port_free`]).
+fn shortage_in(error: &(dyn StdError + 'static), port_free: impl Fn() -> bool) -> Option<String> {
+    io_causes(error).find_map(|io| Some(format!("{}: {io}", shortage(io, &port_free)?)))
 }
 
 /// The resource an I/O error says ran out, if it is one of this machine's.
-fn shortage(io: &io::Error) -> Option<&'static str> {
+fn shortage(io: &io::Error, port_free: impl Fn() -> bool) -> Option<&'static str> {
     match io.kind() {
         io::ErrorKind::OutOfMemory => return Some("memory"),
-        // EADDRNOTAVAIL on `connect`: no free local (ephemeral) port.
-        io::ErrorKind::AddrNotAvailable => return Some("local ports"),
+        // EADDRNOTAVAIL on `connect`: no free local (ephemeral) port, or
+        // an address no local one can reach (`::1` with IPv6 off, `0.0.0.0`
+        // on some systems), which a server can name in a redirect or a DNS
+        // answer: that server is unreachable, and a cache records it so.
+        // Only a shortage leaves no port to bind.
+        io::ErrorKind::AddrNotAvailable => return (!port_free()).then_some("local ports"),
         _ => {}
     }
     // Those with no `ErrorKind` of their own.
@@ -388,6 +399,23 @@ fn shortage(io: &io::Error) -> Option<&'static str> {
         None
     };
     what
+}
+
+/// Whether this machine has a local port free: one that a socket bound to
+/// every address of the machine (`0.0.0.0`) may take. Such a socket
+/// conflicts with every connection holding its port, so once connections
+/// hold the whole ephemeral range, as when `connect` fails for want of a
+/// port, binding fails too. (A machine without IPv4 is asked about
+/// `[::]`.)
+fn local_port_free() -> bool {
+    let socket = match tokio::net::TcpSocket::new_v4() {
+        Ok(v4) => (v4, SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))),
+        Err(_) => match tokio::net::TcpSocket::new_v6() {
+            Ok(v6) => (v6, SocketAddr::from((Ipv6Addr::UNSPECIFIED, 0))),
+            Err(_) => return false,
+        },
+    };
+    socket.0.bind(socket.1).is_ok()
 }
 
 /// `error` and its causes. (An I/O error wrapping another error has a
@@ -476,15 +504,21 @@ mod tests {
     #[test]
     fn local_shortages_are_told_apart() {
         let wrapped = |io: io::Error| io::Error::other(io);
-        let local = |io: io::Error| local_shortage(&io);
+        let local = |io: io::Error| shortage_in(&io, || false);
         assert_eq!(
             local(io::ErrorKind::OutOfMemory.into()).as_deref(),
             Some("memory: out of memory")
         );
+        // EADDRNOTAVAIL: this machine's ports when none is free, else the
+        // address the server named.
         assert!(
             local(io::ErrorKind::AddrNotAvailable.into())
                 .is_some_and(|r| r.starts_with("local ports: "))
         );
+        let addr_not_available = wrapped(io::ErrorKind::AddrNotAvailable.into());
+        assert_eq!(shortage_in(&addr_not_available, || true), None);
+        // This machine, running tests, has ports free.
+        assert!(local_port_free());
         #[cfg(unix)]
         for (code, what) in [
             (libc::EMFILE, "file descriptors: "),
