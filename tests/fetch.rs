@@ -363,6 +363,32 @@ async fn a_user_client_giving_up_on_redirects_is_unavailable() {
     assert_allow_all(&robots, &server.uri());
 }
 
+/// A client of the caller's that follows redirects itself and fails at a
+/// later hop: unreachable. reqwest's error names the URL first requested,
+/// not the hop, so the outcome does too (as `FetcherBuilder::client` says).
+#[tokio::test]
+async fn a_user_client_failing_after_a_redirect_is_unreachable() {
+    // A port nothing listens on (bound, then let go).
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = closed.local_addr().unwrap();
+    drop(closed);
+    let server = serve(redirect(301, &format!("http://{address}/robots.txt"))).await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let fetcher = Fetcher::builder().client(client).build().unwrap();
+    let robots = fetcher.fetch(server.uri()).await.unwrap();
+    let outcome = robots.fetch_outcome().unwrap();
+    assert!(
+        matches!(outcome.result(), FetchResult::Unreachable(_)),
+        "{outcome}"
+    );
+    assert_eq!(
+        outcome.final_url().as_str(),
+        format!("{}/robots.txt", server.uri())
+    );
+    assert_eq!(outcome.redirects(), 0);
+    assert_disallow_all(&robots, &server.uri());
+}
+
 /// A client of the caller's that follows redirects itself refuses a
 /// non-http(s) target: unavailable, as when the fetcher refuses one.
 #[tokio::test]

@@ -455,7 +455,9 @@ impl FetcherBuilder {
     /// redirects and decodes bodies itself. The fetcher then sees only
     /// where the client got to: [`max_redirects`](Self::max_redirects) is
     /// not applied (the client's own limit is, 10 by default), the hops are
-    /// counted as one, and a loop is reported as
+    /// counted as one, a hop that fails (unreachable) is reported at the
+    /// URL first requested, as reqwest's error names no other, and a loop
+    /// is reported as
     /// [`TooManyRedirects`](crate::UnavailableReason::TooManyRedirects)
     /// (allow all, as when the fetcher gives up); a compressed body is
     /// limited by its decoded size only, and brotli windows by nothing
