@@ -213,10 +213,13 @@ struct Next {
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.next_ended() {
-            // What follows the content coding's data is not data: taken
-            // whole and not counted, so that padding after it never makes
-            // a complete body look cut at the cap.
-            return Ok(buf.len());
+            // What follows the content coding's data is not data: refused,
+            // so that the transfer coding's decoder stops (rather than
+            // inflate the rest of its input, uncounted) and its error is
+            // read as the body's end ([`Decoder::decode`]); not counted,
+            // so that padding never makes a complete body look cut at the
+            // cap.
+            return Err(io::Error::other("the content coding's data has ended"));
         }
         let room = self.cap - self.taken;
         let n = buf.len().min(room);
@@ -551,17 +554,16 @@ impl Decoder {
     /// output ([`Sink::to`]): when this data ends, so must that; when that
     /// data ends, the body is complete.
     fn decode(&mut self, input: &[u8]) -> io::Result<Fed> {
-        match self.write(input)? {
-            Fed::More => self.flush()?,
-            Fed::Ended => {
-                self.sink().end()?;
-                return Ok(Fed::Ended);
-            }
+        let written = self.write(input).and_then(|fed| match fed {
+            Fed::More => self.flush().map(|()| Fed::More),
+            Fed::Ended => self.sink().end().map(|()| Fed::Ended),
+        });
+        match written {
+            // The content coding's data ended, and its sink refused what
+            // this coding decoded after it.
+            _ if self.sink().next_ended() => Ok(Fed::Ended),
+            written => written,
         }
-        if self.sink().next_ended() {
-            return Ok(Fed::Ended);
-        }
-        Ok(Fed::More)
     }
 
     /// Writes out what the decoder holds.
@@ -578,8 +580,12 @@ impl Decoder {
     /// Ends the stream, and the next decoder's if any: an error if the
     /// coded data stops short.
     fn finish(&mut self) -> io::Result<()> {
-        self.finish_own()?;
-        self.sink().end()
+        match self.finish_own() {
+            // The content coding's data ended: what this coding still held
+            // follows it (refused, see `Sink::write`).
+            Err(_) if self.sink().next_ended() => Ok(()),
+            finished => finished.and_then(|()| self.sink().end()),
+        }
     }
 
     fn finish_own(&mut self) -> io::Result<()> {
@@ -1041,6 +1047,28 @@ mod tests {
             assert!(!decoder.sink().is_full(), "{cut}");
             assert_eq!(decoder.sink().kept(), text, "{cut}");
         }
+    }
+
+    /// Once the content coding's data ends, the transfer coding's decoder
+    /// decodes no more than it holds: not the rest of its input, which a
+    /// server can make inflate a thousandfold, uncounted. Here that rest is
+    /// 4 MiB of zeros and a gzip trailer whose CRC does not match (checked
+    /// when more follows it): decoded to its end, it would fail the body.
+    #[test]
+    fn the_transfer_coding_stops_where_the_content_coding_ends() {
+        let text = b"Disallow: /a\n";
+        let inner = gzip(text);
+        let mut both = gzip(&[inner, vec![0; 4 << 20]].concat());
+        let n = both.len();
+        both[n - 8] ^= 0xFF;
+        both.push(b'\n');
+        assert_eq!(
+            decode_chain(Coding::Gzip, Coding::Gzip, &[&both]).unwrap(),
+            (text.to_vec(), Fed::Ended)
+        );
+        let mut reading = Reading::new(Coding::Gzip, Coding::Gzip, 512_000, 0);
+        assert_eq!(reading.chunk(&both), Ok(Read::Done { truncated: false }));
+        assert_eq!(reading.into_body(false).bytes, text);
     }
 
     /// The window brotli declares (RFC 7932 section 9.1) is read as the
