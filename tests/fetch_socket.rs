@@ -236,6 +236,69 @@ async fn endless_body_is_cut_at_the_cap() {
     assert_cut_at_cap(&robots, &base);
 }
 
+/// An endless body over HTTP/2 (prior knowledge, as a client from
+/// `Fetcher::client_builder` can speak it): cut at the cap, and the
+/// server could send no more than the cap, a frame past it and the
+/// stream's 256 KiB flow control window (hyper's own window, 2 MiB,
+/// let it send 2 MiB, which the client took in and dropped).
+#[tokio::test]
+async fn endless_http2_body_is_cut_at_the_cap_and_the_window_bounds_the_rest() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let sent = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&sent);
+    let addr = raw_server(move |socket| {
+        let sent = Arc::clone(&counted);
+        async move {
+            let Ok(mut connection) = h2::server::handshake(socket).await else {
+                return;
+            };
+            let Some(Ok((_request, mut respond))) = connection.accept().await else {
+                return;
+            };
+            // The connection is driven while the response is sent.
+            tokio::spawn(async move { while connection.accept().await.is_some() {} });
+            let head = http::Response::builder().status(200).body(()).unwrap();
+            let Ok(mut stream) = respond.send_response(head, false) else {
+                return;
+            };
+            let mut body = bytes::Bytes::from(RULES);
+            let filler = bytes::Bytes::from("Disallow: /private\n".repeat(862));
+            for _ in 0..(64 << 20) / filler.len() {
+                while !body.is_empty() {
+                    stream.reserve_capacity(body.len());
+                    let granted = std::future::poll_fn(|cx| stream.poll_capacity(cx)).await;
+                    let Some(Ok(n)) = granted else { return };
+                    let part = body.split_to(n.min(body.len()));
+                    if stream.send_data(part.clone(), false).is_err() {
+                        return;
+                    }
+                    sent.fetch_add(part.len(), Ordering::SeqCst);
+                }
+                body = filler.clone();
+            }
+        }
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let client = Fetcher::client_builder()
+        .http2_prior_knowledge()
+        .no_proxy()
+        .build()
+        .unwrap();
+    let fetcher = Fetcher::builder()
+        .client(client)
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+
+    let robots = fetch_within(&fetcher, &base, Duration::from_secs(3)).await;
+
+    assert_cut_at_cap(&robots, &base);
+    let most = MIN_BODY_LIMIT + 16 * 1024 + 256 * 1024;
+    let sent = sent.load(Ordering::SeqCst);
+    assert!(sent <= most, "the server sent {sent} octets");
+}
+
 /// A server that announces more than the cap, sends exactly the cap, then
 /// stalls: the file is parsed as cut at the cap, with no wait for the rest.
 #[tokio::test]

@@ -130,6 +130,13 @@ impl Default for Fetcher {
     }
 }
 
+/// What an HTTP/2 server may send of a response ahead of what the fetcher
+/// reads (RFC 9113 section 6.9.2, the stream's initial window), buffered
+/// in the client meanwhile: a body takes at most two round trips a
+/// window, and a fetch stopped at the body limit leaves at most this much
+/// unread.
+const HTTP2_STREAM_WINDOW: u32 = 256 * 1024;
+
 impl Fetcher {
     /// A fetcher with the default settings (see [`FetcherBuilder`]).
     ///
@@ -154,7 +161,10 @@ impl Fetcher {
     /// [`FetcherBuilder::client`]: redirects are left to the fetcher (so it
     /// counts hops, catches loops and refuses other schemes), content
     /// codings too (so the body limit bounds the download as well as the
-    /// inflated text), and no `Referer` is sent. Unlike the fetcher's own
+    /// inflated text), no `Referer` is sent, and over HTTP/2 a server may
+    /// send no more than 256 KiB ahead of the reader (the stream's flow
+    /// control window; hyper's default is 2 MiB, which the client buffers
+    /// whatever the body limit). Unlike the fetcher's own
     /// client it keeps idle connections, as reqwest does by default; add
     /// what else you need (pool size, a proxy, certificate authorities:
     /// `tls_certs_merge` to trust a private one besides the system's, as
@@ -178,6 +188,7 @@ impl Fetcher {
             .gzip(false)
             .deflate(false)
             .brotli(false)
+            .http2_initial_stream_window_size(HTTP2_STREAM_WINDOW)
     }
 
     /// Fetches the robots.txt governing `url` (any URL of the site: a
