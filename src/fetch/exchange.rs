@@ -3,7 +3,7 @@
 
 use std::error::Error as StdError;
 use std::io;
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{Ipv4Addr, Ipv6Addr};
 use std::time::SystemTime;
 
 use http::header::{
@@ -408,14 +408,13 @@ fn shortage(io: &io::Error, port_free: impl Fn() -> bool) -> Option<&'static str
 /// port, binding fails too. (A machine without IPv4 is asked about
 /// `[::]`.)
 fn local_port_free() -> bool {
-    let socket = match tokio::net::TcpSocket::new_v4() {
-        Ok(v4) => (v4, SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))),
-        Err(_) => match tokio::net::TcpSocket::new_v6() {
-            Ok(v6) => (v6, SocketAddr::from((Ipv6Addr::UNSPECIFIED, 0))),
-            Err(_) => return false,
-        },
-    };
-    socket.0.bind(socket.1).is_ok()
+    use tokio::net::TcpSocket;
+    match TcpSocket::new_v4() {
+        Ok(v4) => v4.bind((Ipv4Addr::UNSPECIFIED, 0).into()).is_ok(),
+        Err(_) => TcpSocket::new_v6()
+            .and_then(|v6| v6.bind((Ipv6Addr::UNSPECIFIED, 0).into()))
+            .is_ok(),
+    }
 }
 
 /// `error` and its causes. (An I/O error wrapping another error has a
