@@ -3,7 +3,8 @@
 //!
 //! RFC 9309 section 2.2 makes robots.txt UTF-8, but servers still send
 //! Latin-1, Windows-1252 or UTF-16 files and say so in `Content-Type`. A BOM
-//! decides first (UTF-16 LE/BE, or UTF-8, which the parser skips); then the
+//! decides first (UTF-16 LE/BE, unless the text after it shows it stray:
+//! [`stray_bom`]; or UTF-8, which the parser skips); then the
 //! body's shape, when every other octet is zero: UTF-16
 //! ([`utf16_by_shape`]); then the `charset` parameter, unless the body shows
 //! it wrong ([`fit`]); otherwise the bytes are taken as UTF-8. The parser
@@ -50,13 +51,33 @@ pub(crate) fn detect(
     truncated: bool,
 ) -> Option<&'static Encoding> {
     let encoding = match Encoding::for_bom(body) {
-        Some((encoding, _)) => encoding,
+        Some((encoding, len)) if encoding == UTF_8 || !stray_bom(&body[len..]) => encoding,
         // UTF-16 without a BOM, whatever the label says (read under a
         // single-byte label, `é` as `E9 00` would become three octets and
         // put the text after it out of step); else the label.
-        None => utf16_by_shape(body).or_else(|| fit(label?, body, truncated))?,
+        bom => {
+            let rest = &body[bom.map_or(0, |(_, len)| len)..];
+            utf16_by_shape(body).or_else(|| fit(label?, rest, truncated))?
+        }
     };
     Some(encoding).filter(|&encoding| encoding != UTF_8)
+}
+
+/// Whether `rest`, what follows a UTF-16 byte order mark, is no UTF-16
+/// but text that reads as UTF-8, the mark a stray one: its first 512 octets hold no zero octet and
+/// are UTF-8. In UTF-16 every ASCII character and line end has a zero
+/// octet, so a robots.txt would need 256 characters outside Latin-1
+/// before its first line end to look so. Read as UTF-16, such a file
+/// would lose every rule; read as octets, as Google's parser reads it, only
+/// its first line holds the mark.
+fn stray_bom(rest: &[u8]) -> bool {
+    let head = &rest[..rest.len().min(512)];
+    let utf8 = match std::str::from_utf8(head) {
+        Ok(_) => true,
+        // Cut at 512 octets inside a character.
+        Err(e) => e.error_len().is_none(),
+    };
+    !head.is_empty() && !head.contains(&0) && utf8
 }
 
 /// The byte order of a UTF-16 body without a byte order mark, told by its

@@ -139,6 +139,49 @@ fn utf16_with_byte_order_mark_is_transcoded() {
     );
 }
 
+/// A UTF-16 byte order mark before text that is not UTF-16 (no zero octet
+/// where every ASCII character would have one) is a stray one: the file is
+/// read as octets, as Google's parser reads it, and only its first line
+/// holds the mark. Read as UTF-16, every rule was lost.
+#[test]
+fn a_stray_utf16_byte_order_mark_is_not_utf16() {
+    for bom in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+        let mut body = bom.to_vec();
+        body.extend_from_slice("# robots.txt\nUser-agent: *\nDisallow: /café\n".as_bytes());
+        let robots = Robots::parse(&body);
+        assert!(!robots.is_allowed("bot", "/caf%C3%A9"), "{bom:x?}");
+        assert!(robots.is_allowed("bot", "/x"), "{bom:x?}");
+        assert!(
+            !robots
+                .warnings()
+                .iter()
+                .any(|w| matches!(w.kind, WarningKind::NotUtf8 { .. })),
+            "{bom:x?}: {:?}",
+            robots.warnings()
+        );
+        // Nor does a UTF-16 label make it UTF-16.
+        let robots = ParseOptions::new()
+            .content_type("text/plain; charset=utf-16")
+            .parse(&body);
+        assert!(!robots.is_allowed("bot", "/caf%C3%A9"), "{bom:x?}");
+    }
+    // A mark alone, or before UTF-16 text, is UTF-16's.
+    assert_eq!(
+        Robots::parse([0xFF, 0xFE]).warnings()[0].kind,
+        WarningKind::NotUtf8 {
+            encoding: "UTF-16LE"
+        }
+    );
+    let mut le = vec![0xFF, 0xFE];
+    le.extend("Disallow: /\n".encode_utf16().flat_map(u16::to_le_bytes));
+    assert_eq!(
+        Robots::parse(&le).warnings()[0].kind,
+        WarningKind::NotUtf8 {
+            encoding: "UTF-16LE"
+        }
+    );
+}
+
 /// `ParseOptions::body_limit`: of a longer body, the complete lines within
 /// the limit (RFC 9309 section 2.5), as the fetcher parses a body cut at
 /// its limit. A line cut short is dropped, not read for what is left of it.
@@ -235,6 +278,30 @@ fn a_body_limit_does_not_change_the_encoding() {
         // Read as octets: the complete lines within the limit.
         assert!(robots.body_len() <= limit, "{limit}");
     }
+}
+
+/// A client of one's own reads the limit and one octet more, to tell a body
+/// that goes on: when that octet starts a UTF-8 character, what was read
+/// ends inside it, and is still UTF-8 under a single-byte label. (Read as
+/// windows-1252, `/café` became `/cafÃ©` and allowed `/café`.)
+#[test]
+fn a_body_read_one_octet_past_the_limit_stays_utf8() {
+    let file = "User-agent: *\nDisallow: /café\n# é\n".as_bytes();
+    let limit = file.len() - 3; // up to `# `
+    let read = &file[..limit + 1]; // and the first octet of `é`
+    assert!(std::str::from_utf8(read).is_err());
+    let robots = ParseOptions::new()
+        .body_limit(limit)
+        .content_type("text/plain; charset=ISO-8859-1")
+        .parse(read);
+    assert!(!robots.is_allowed("bot", "/caf%C3%A9"));
+    assert!(robots.warnings().is_empty(), "{:?}", robots.warnings());
+    // Not cut: an octet that starts a character and ends the body shows the
+    // body is not UTF-8, and the label is obeyed.
+    let robots = ParseOptions::new()
+        .content_type("text/plain; charset=ISO-8859-1")
+        .parse(read);
+    assert!(!robots.is_allowed("bot", "/caf%C3%83%C2%A9"));
 }
 
 /// A body fetched by a client of one's own is read in the charset its

@@ -320,16 +320,18 @@ impl ParseOptions {
 
 /// Parses a body with the given options.
 pub(crate) fn parse(body: &[u8], options: &ParseOptions) -> Parsed {
+    // RFC 9309 section 2.5: of a body over the limit, the complete lines
+    // within it.
+    let cut = options.body_limit.filter(|&limit| body.len() > limit);
     // A body in UTF-16 (two corpus files are) or in the charset a label
     // names is transcoded; everything else is read as bytes. The whole body
     // decides (UTF-16 by shape from its first 512 octets), however little
-    // of it a limit keeps.
-    let from = charset::detect(body, options.charset, false);
-    // RFC 9309 section 2.5: of a body over the limit, the complete lines
-    // within it.
-    match options.body_limit {
-        Some(limit) if body.len() > limit => parse_in(&body[..limit], from, true, options),
-        _ => parse_in(body, from, false, options),
+    // of it a limit keeps; one over the limit may have been read only so
+    // far (the limit and an octet more), so it may end inside a character.
+    let from = charset::detect(body, options.charset, cut.is_some());
+    match cut {
+        Some(limit) => parse_in(&body[..limit], from, true, options),
+        None => parse_in(body, from, false, options),
     }
 }
 
