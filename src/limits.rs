@@ -9,7 +9,7 @@
 //!
 //! | limit | value | past it |
 //! |---|---|---|
-//! | body | [`MAX_BODY_LEN`] = 1 GiB (after transcoding a UTF-16 body, too) | the rest is ignored: the parsed form uses 32-bit offsets |
+//! | body | [`MAX_BODY_LEN`] = 1 GiB (after transcoding a UTF-16 body, too) | the rest is ignored, and the line it cuts: the parsed form uses 32-bit offsets |
 //! | body, when asked | [`ParseOptions::body_limit`](crate::ParseOptions::body_limit): none by default; [`MIN_BODY_LIMIT`] (500 KiB) is what RFC 9309 section 2.5 asks crawlers to parse at least | the complete lines within the limit are parsed, as the fetcher parses a body cut at its limit; a line cut short is dropped |
 //! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning |
 //! | a NUL octet in a line | | the rest of the line is ignored; a [`WarningKind::NulByte`](crate::WarningKind::NulByte) warning |
@@ -89,7 +89,9 @@ pub const MIN_BODY_LIMIT: usize = 500 * 1024;
 /// The most octets of a body parsed: 1 GiB, far beyond any fetcher's body
 /// limit. The parsed form keeps 32-bit offsets into a store of patterns that
 /// can be up to 3 times the body (percent-encoding), so this keeps every
-/// offset exact; the rest of a longer body is ignored.
+/// offset exact; the rest of a longer body is ignored, and the line the
+/// cap falls in (as [`ParseOptions::body_limit`](crate::ParseOptions::body_limit)
+/// cuts).
 pub const MAX_BODY_LEN: usize = 1 << 30;
 
 /// The largest window a brotli body may declare: 1 MiB (WBITS 20). A brotli

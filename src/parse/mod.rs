@@ -249,8 +249,9 @@ impl ParseOptions {
     /// own. A line cut short could mean more than it says (`Disallow:
     /// /admin` cut to `Disallow: /` disallows everything), so it is
     /// dropped. A UTF-16 body (told by the whole body) is cut in octets,
-    /// then transcoded, then dropped to its last line end. No limit by default (the whole body is
-    /// parsed, up to [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN)).
+    /// then transcoded, then dropped to its last line end. No limit by
+    /// default: the whole body is parsed, up to
+    /// [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN), cut there the same way.
     ///
     /// RFC 9309 asks crawlers to parse at least 500 KiB,
     /// [`MIN_BODY_LIMIT`](crate::limits::MIN_BODY_LIMIT); a smaller limit is
@@ -344,13 +345,25 @@ pub(crate) fn parse_in(
     cut: bool,
     options: &ParseOptions,
 ) -> Parsed {
-    let whole = |text| if cut { complete_lines(text) } else { text };
     match from {
         Some(encoding) => {
-            let (text, _) = encoding.decode_with_bom_removal(capped(body));
-            parse_with_scratch(whole(capped(text.as_bytes())), options, from)
+            let raw = capped(body);
+            let (text, _) = encoding.decode_with_bom_removal(raw);
+            let cut = cut || raw.len() < body.len();
+            parse_with_scratch(within_cap(text.as_bytes(), cut), options, from)
         }
-        None => parse_with_scratch(capped(whole(body)), options, None),
+        None => parse_with_scratch(within_cap(body, cut), options, None),
+    }
+}
+
+/// What is parsed of `text`: its first `MAX_BODY_LEN` octets, and when it
+/// was `cut` (at a limit) or is cut here, only the complete lines among
+/// them, so that a line cut short is not read for what is left of it.
+fn within_cap(text: &[u8], cut: bool) -> &[u8] {
+    if cut || text.len() > MAX_BODY_LEN {
+        complete_lines(capped(text))
+    } else {
+        text
     }
 }
 
