@@ -104,8 +104,8 @@ pub enum WarningKind {
         /// The directive with no value.
         directive: Directive,
     },
-    /// A sitemap value that is neither an http(s) URL nor a path
-    /// (`sitemap.xml`), or that holds a space or tab (`https://example.com/a.xml
+    /// A sitemap value that is neither an http(s) URL (one a URL parser
+    /// takes: not `https://` alone) nor a path (`sitemap.xml`), or that holds a space or tab (`https://example.com/a.xml
     /// more`): kept in [`sitemaps`](crate::Robots::sitemaps) as written,
     /// but it is no URL to fetch, and
     /// [`sitemap_urls`](crate::Robots::sitemap_urls) leaves it out.

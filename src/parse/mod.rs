@@ -8,6 +8,7 @@
 //! read it skips, with a [`Warning`](crate::Warning).
 
 mod lexer;
+mod sitemap;
 
 use std::cell::Cell;
 use std::fmt;
@@ -803,19 +804,9 @@ impl Builder {
 
     /// Records the sitemap URL at `text[start..]`, from line `line`.
     fn push_sitemap(&mut self, line: u32, start: u32) {
-        // Kept as written either way (`Robots::sitemaps`); a value that is
-        // neither a path nor an http(s) URL, or holds a space or tab (which
-        // no URL does: RFC 3986 section 2), is one `Robots::sitemap_urls`
-        // leaves out.
-        let value = &self.text[start as usize..];
-        let url = |scheme: &[u8]| {
-            value
-                .get(..scheme.len())
-                .is_some_and(|v| v.eq_ignore_ascii_case(scheme))
-        };
-        if !(value.starts_with(b"/") || url(b"http:") || url(b"https:"))
-            || value.iter().any(|&b| b == b' ' || b == b'\t')
-        {
+        // Kept as written either way (`Robots::sitemaps`); a value that
+        // `Robots::sitemap_urls` leaves out is warned of.
+        if !sitemap::is_fetchable(&self.text[start as usize..]) {
             self.warn(line, WarningKind::SitemapNotUrl);
         }
         if self.sitemaps.is_empty() {

@@ -1,0 +1,162 @@
+//! Whether a `Sitemap` value is a URL to fetch, told while parsing for the
+//! [`SitemapNotUrl`](crate::WarningKind::SitemapNotUrl) warning: the answer
+//! [`Robots::sitemap_urls`](crate::Robots::sitemap_urls) gives later, by
+//! parsing the value as a URL, without running a URL parser on each of the
+//! thousands of values some files hold.
+
+/// Whether [`Robots::sitemap_urls`](crate::Robots::sitemap_urls) keeps
+/// `value` (a stored value: UTF-8, escaped where the body was not), a path
+/// counting as kept (it is resolved against the URL the file came from).
+///
+/// Most values are plain (`https://www.example.com/sitemap.xml`) and are
+/// told by [`plain_http_url`]; the rest go through the URL parser as
+/// `sitemap_urls` does, so that a value it refuses (`https://`,
+/// `https://ex<ample.com/`, `http://[::1/`, a port past 65535) gets the
+/// warning too.
+pub(crate) fn is_fetchable(value: &[u8]) -> bool {
+    // No URL holds a space or tab (RFC 3986 section 2).
+    if value.iter().any(|&b| b == b' ' || b == b'\t') {
+        return false;
+    }
+    if plain_http_url(value) {
+        return true;
+    }
+    let Ok(text) = std::str::from_utf8(value) else {
+        return false;
+    };
+    match text.strip_prefix('/') {
+        // Resolved against the file's URL (http or https): a path always
+        // is, a network-path reference (`//host/x`) when its authority is.
+        // (Joined, not parsed as `http:` and the value: `////h` joins to
+        // an empty host, which is an error, where `http:////h` is `h`.)
+        Some(rest) if rest.starts_with('/') => url::Url::parse("http://h/")
+            .and_then(|base| base.join(text))
+            .is_ok(),
+        Some(_) => true,
+        None => url::Url::parse(text).is_ok_and(|url| matches!(url.scheme(), "http" | "https")),
+    }
+}
+
+/// Whether `value` is an http(s) URL that a URL parser certainly takes:
+/// `http://` or `https://`, a host of ASCII letters, digits, `-` and `.`
+/// whose last label starts with a letter (else the WHATWG URL parser reads
+/// it as an IPv4 address, which can fail) and holds no `xn--` (punycode,
+/// which can fail to decode), an optional port up to 65535, then a path,
+/// query or fragment, which parse whatever they hold. `false` says nothing:
+/// the URL parser then decides.
+fn plain_http_url(value: &[u8]) -> bool {
+    let scheme = |name: &[u8]| {
+        value
+            .get(..name.len())
+            .is_some_and(|v| v.eq_ignore_ascii_case(name))
+    };
+    let rest = match () {
+        () if scheme(b"http://") => &value[7..],
+        () if scheme(b"https://") => &value[8..],
+        () => return false,
+    };
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let (host, port) = match authority.iter().position(|&b| b == b':') {
+        Some(colon) => (&authority[..colon], Some(&authority[colon + 1..])),
+        None => (authority, None),
+    };
+    let last_label = host.rsplit(|&b| b == b'.').next().unwrap_or_default();
+    let host_plain = host
+        .iter()
+        .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        && last_label.first().is_some_and(u8::is_ascii_alphabetic)
+        && !host.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"));
+    let port_plain = port.is_none_or(|port| {
+        port.len() <= 5
+            && port.iter().all(u8::is_ascii_digit)
+            && port.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')) <= 65535
+    });
+    host_plain && port_plain
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::Robots;
+
+    /// What `sitemap_urls` does with a file holding only `value`.
+    fn kept(value: &str) -> bool {
+        let robots = Robots::parse(format!("Sitemap: {value}\n"));
+        let base = url::Url::parse("https://example.com/robots.txt").unwrap();
+        !robots.sitemap_urls_relative_to(&base).is_empty()
+    }
+
+    /// Whether the parser warns of `value`.
+    fn warned(value: &str) -> bool {
+        let robots = Robots::parse(format!("Sitemap: {value}\n"));
+        let kinds: Vec<_> = robots.warnings().iter().map(|w| &w.kind).collect();
+        match kinds[..] {
+            [] => false,
+            [crate::WarningKind::SitemapNotUrl] => true,
+            _ => panic!("{value}: {kinds:?}"),
+        }
+    }
+
+    #[test]
+    fn values_a_url_parser_refuses_are_not_fetchable() {
+        for value in [
+            "https://",
+            "https://ex<ample.com/s.xml",
+            "http://[::1/s.xml",
+            "https://example.com:99999/s.xml",
+            "http://1.2.3.4.5/s.xml",
+            "http://xn--a/s.xml",
+            "ftp://example.com/s.xml",
+            "sitemap.xml",
+            "https://example.com/a.xml more",
+            "//[::1/s.xml",
+        ] {
+            assert!(!is_fetchable(value.as_bytes()), "{value}");
+            assert!(!kept(value), "{value}");
+            assert!(warned(value), "{value}");
+        }
+        for value in [
+            "https://www.example.com/sitemap.xml",
+            "HTTP://EXAMPLE.com:8080/a.xml?x#y",
+            "https://example.com",
+            "http:example.com/b.xml",
+            "https://user@example.com/s.xml",
+            "https://[::1]/s.xml",
+            "https://1.2.3.4/s.xml",
+            "https://bücher.example/s.xml",
+            "/sitemap.xml",
+            "//cdn.example.com/s.xml",
+        ] {
+            assert!(is_fetchable(value.as_bytes()), "{value}");
+            assert!(kept(value), "{value}");
+            assert!(!warned(value), "{value}");
+        }
+    }
+
+    proptest! {
+        /// The shortcut never takes a value the URL parser refuses.
+        #[test]
+        fn plain_urls_parse(value in "(?i)https?://[a-z0-9.:x-]{0,12}([/?#][a-z%<> ]{0,4})?") {
+            if plain_http_url(value.as_bytes()) {
+                prop_assert!(url::Url::parse(&value).is_ok(), "{}", value);
+            }
+        }
+
+        /// The warning is given exactly for the values `sitemap_urls`
+        /// leaves out.
+        #[test]
+        fn fetchable_is_what_sitemap_urls_keeps(
+            value in "(?i)(https?:|ftp:|/)?/{0,2}[a-z0-9.:\\[\\]@<x-]{0,10}(/[a-z%é]{0,3})?",
+        ) {
+            let value = value.trim();
+            prop_assume!(!value.is_empty());
+            prop_assert_eq!(is_fetchable(value.as_bytes()), kept(value), "{}", value);
+        }
+    }
+}
