@@ -91,6 +91,17 @@ fn extension_lines_between_user_agent_lines_belong_to_the_lines_above() {
         Some(Duration::from_secs(2))
     );
 
+    // After an empty user-agent line, which names no crawler, there are no
+    // crawlers above to share the rules below: no warning says so. (The
+    // empty line is only an empty value; the group is `b`'s, from line 5.)
+    let robots = Robots::parse(
+        "User-agent: a\nDisallow: /x\nUser-agent:\nCrawl-delay: 5\nUser-agent: b\nDisallow: /y\n",
+    );
+    let warnings: Vec<String> = robots.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings, ["line 3: empty User-agent value; ignored"]);
+    assert!(robots.is_allowed("a", "/y"));
+    assert!(!robots.is_allowed("b", "/y"));
+
     // A crawler named after the group's last value has the group's first;
     // one named twice has the value after its first naming.
     let robots = Robots::parse(

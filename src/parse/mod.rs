@@ -953,7 +953,11 @@ impl Builder {
         }
         if self.groups.is_empty() || self.rule_seen {
             self.start_group(line);
-        } else if let Some(directive) = self.extension_in_run.take() {
+        } else if let Some(directive) = self.extension_in_run.take()
+            && self.groups.last().is_some_and(|g| g.agents.0 != g.agents.1)
+        {
+            // Only when the group above names a crawler: one an empty
+            // user-agent line began has none to share the rules below.
             self.warn(line, WarningKind::JoinsGroup { after: directive });
         }
         if let Some(g) = self.groups.last_mut()
