@@ -111,7 +111,8 @@ pub enum WarningKind {
     /// [`sitemap_urls`](crate::Robots::sitemap_urls) leaves it out.
     SitemapNotUrl,
     /// A line longer than [`MAX_LINE_LEN`](crate::limits::MAX_LINE_LEN); the rest
-    /// was ignored, as Google's parser does.
+    /// was ignored, as Google's parser does. (Not given when the rest is
+    /// part of a comment, which loses nothing.)
     LineTooLong,
     /// A NUL byte; the rest of the line was ignored.
     NulByte,

@@ -745,6 +745,11 @@ fn very_long_lines_are_cut_like_googles_parser() {
             .iter()
             .any(|w| w.line == 2 && w.kind == WarningKind::LineTooLong)
     );
+    // A line whose cut falls in its comment loses nothing: no warning.
+    let body = format!("User-agent: *\nDisallow: /x # {}\n", "why ".repeat(limit));
+    let robots = Robots::parse(&body);
+    assert!(!robots.is_allowed("bot", "/x"));
+    assert!(robots.warnings().is_empty(), "{:?}", robots.warnings());
 }
 
 #[test]

@@ -16,7 +16,8 @@ pub(crate) struct Line<'a> {
     pub number: u32,
     /// The content before any `#` comment, trimmed.
     pub content: &'a [u8],
-    /// The line was longer than `MAX_LINE_LEN` and was cut there.
+    /// The line was longer than `MAX_LINE_LEN` and was cut there, not
+    /// inside a comment.
     pub too_long: bool,
     /// The line held a NUL byte and was cut there.
     pub nul: bool,
@@ -462,7 +463,9 @@ impl<'a> Iterator for Lines<'a> {
         }
         self.pos = next;
         self.number = self.number.saturating_add(1);
-        let too_long = end > MAX_LINE_LEN;
+        // Cut with more than a comment past the cut (a comment starting at
+        // the limit or before it loses nothing).
+        let too_long = end > MAX_LINE_LEN && comment.is_none_or(|i| i > MAX_LINE_LEN);
         let mut line = &rest[..end.min(MAX_LINE_LEN)];
         // A NUL ends the line (and is reported even inside a comment).
         let nul = match memchr(0, line) {
@@ -582,6 +585,15 @@ mod tests {
         let long = [b'a'; MAX_LINE_LEN + 10];
         let l = Lines::new(&long).next().unwrap();
         assert!(l.too_long && l.content.len() == MAX_LINE_LEN);
+        // Cut inside a comment (from `#` at the limit or before it), the
+        // line loses nothing.
+        for at in [5, MAX_LINE_LEN - 1, MAX_LINE_LEN, MAX_LINE_LEN + 1] {
+            let mut long = long;
+            long[at] = b'#';
+            let l = Lines::new(&long).next().unwrap();
+            assert_eq!(l.too_long, at > MAX_LINE_LEN, "{at}");
+            assert_eq!(l.content.len(), at.min(MAX_LINE_LEN), "{at}");
+        }
     }
 
     /// The lexer as first written: cut at the line end, the length limit,
@@ -604,7 +616,8 @@ mod tests {
             }
             number += 1;
             let mut line = &rest[..end];
-            let too_long = line.len() > MAX_LINE_LEN;
+            let too_long =
+                line.len() > MAX_LINE_LEN && memchr(b'#', &line[..=MAX_LINE_LEN]).is_none();
             line = &line[..line.len().min(MAX_LINE_LEN)];
             let nul = memchr(0, line).inspect(|&i| line = &line[..i]).is_some();
             if let Some(i) = memchr(b'#', line) {
