@@ -329,6 +329,9 @@ pub(crate) fn normal_until_fragment(input: &[u8], from: usize) -> usize {
     };
     let find = |i| lanes::find_marks(input, i, url_marks, &LOOK_URL);
     let mut i = find(from);
+    // Where the search for a `?` before a `'` is to go on from: each octet
+    // is searched once, however many `'` there are.
+    let mut no_query_before = from;
     loop {
         match input.get(i) {
             Some(b'%') => match skip_normal_escapes(input, i) {
@@ -352,9 +355,12 @@ pub(crate) fn normal_until_fragment(input: &[u8], from: usize) -> usize {
                     false => i = find(i + 1),
                 }
             }
-            Some(b'\'') => match memchr::memchr(b'?', &input[from..i]) {
+            Some(b'\'') => match memchr::memchr(b'?', &input[no_query_before..i]) {
                 Some(_) => return i,
-                None => i = find(i + 1),
+                None => {
+                    no_query_before = i;
+                    i = find(i + 1);
+                }
             },
             Some(&b) if plain_look(b) => i = find(i + 1),
             _ => return i,
