@@ -117,7 +117,11 @@ pub(crate) fn client_url(url: &str) -> Option<Url> {
         Ok(parsed) if !parsed.cannot_be_a_base() => Some(parsed),
         _ => {
             let rest = std::str::from_utf8(raw_path(url)).ok()?;
-            Url::parse(&format!("http://h{rest}")).ok()
+            // With its fragment cut off, the rest may end in a space or
+            // control that the URL parser would trim as the URL's end, not
+            // encode as the path's (`/./b #x` requests `/b%20`): an empty
+            // fragment keeps the rest's end inside.
+            Url::parse(&format!("http://h{rest}#")).ok()
         }
     }
 }
@@ -450,6 +454,12 @@ mod tests {
             ("//h/../b", "/b"),
             ("?q/../", "/?q/../"),
             ("/../../b", "/b"),
+            // A space or control before the fragment is the path's, as in
+            // an absolute URL: encoded, not trimmed as the URL's end.
+            ("/./b #x", "/b%20"),
+            ("//h/a/../b\x01#x", "/b%01"),
+            ("https://h:99999/./b?q #x", "/b?q%20"),
+            ("https://h/./b #x", "/b%20"),
         ] {
             assert_eq!(c(url).as_deref(), Some(read), "{url}");
             assert_eq!(path_and_query(url), read.as_bytes(), "{url}");
