@@ -67,11 +67,12 @@
 //! (`default-features = false`). Parsing, matching, [`Robots::explain`],
 //! the lints, [`fetch::robots_url`] and [`fetch::origin_key`] remain, on a
 //! few small crates (url, percent-encoding, http, memchr, encoding_rs,
-//! thiserror), with no TLS library and no C code. Fetching is then the
+//! thiserror, and safe_arch on x86-64), with no TLS library and no C code. Fetching is then the
 //! crawler's, and RFC 9309 section 2.3 asks it to:
 //!
-//! - request [`fetch::robots_url`], following up to five redirects
-//!   (section 2.3.1.2); the rules still apply to the site asked about;
+//! - request [`fetch::robots_url`], following at least five consecutive
+//!   redirects (section 2.3.1.2; the fetcher follows five); the rules
+//!   still apply to the site asked about;
 //! - parse a 2xx body. To bound what is read, read at most
 //!   [`MIN_BODY_LIMIT`](limits::MIN_BODY_LIMIT) octets and one more and
 //!   parse with [`ParseOptions::body_limit`], which drops a line cut short

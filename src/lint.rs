@@ -118,8 +118,10 @@ pub enum WarningKind {
     NulByte,
     /// The file is not in UTF-8, which RFC 9309 section 2.2 requires, but
     /// in UTF-16 (known by its byte order mark or its shape), or, when
-    /// fetched, in the single-byte encoding its `Content-Type` names (and
-    /// its octets are not UTF-8). keepout transcoded it and read its rules;
+    /// fetched or parsed with
+    /// [`ParseOptions::content_type`](crate::ParseOptions::content_type), in
+    /// the single-byte encoding the `Content-Type` names (and its octets are
+    /// not UTF-8). keepout transcoded it and read its rules;
     /// crawlers reading it as UTF-8 may not: Google's parser finds no rule
     /// in a UTF-16 file. Reported at line 1.
     ///

@@ -61,13 +61,13 @@ impl fmt::Display for Access {
 /// ```
 /// use keepout::Robots;
 /// let robots = Robots::parse(
-///     "User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /\nAllow: /public/\n",
+///     "User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /drafts/\n",
 /// );
 /// assert!(!robots.is_allowed("OtherBot", "https://example.com/private/x"));
-/// assert!(robots.is_allowed("OtherBot", "https://example.com/public/x"));
+/// assert!(robots.is_allowed("OtherBot", "https://example.com/drafts/x"));
 /// // ExampleBot has its own group, so the `*` group does not apply to it.
-/// assert!(robots.is_allowed("ExampleBot/2.1 (+https://example.com/bot)", "/public/page"));
-/// assert!(!robots.is_allowed("examplebot", "/private/x"));
+/// assert!(robots.is_allowed("ExampleBot/2.1 (+https://example.com/bot)", "/private/x"));
+/// assert!(!robots.is_allowed("examplebot", "/drafts/x"));
 /// ```
 #[derive(Clone)]
 pub struct Robots {

@@ -115,9 +115,11 @@ impl FetchOutcome {
     }
 
     /// The delay the server asked for with `Retry-After` (capped at 24
-    /// hours) on an unreachable result: 5xx, 429 unless the fetcher
-    /// treats it as unavailable, or 401 and 403 under
-    /// [`auth_errors_disallow`](crate::FetcherBuilder::auth_errors_disallow).
+    /// hours) on a result unreachable by its status (the table in
+    /// [`fetch`](crate::fetch)): 5xx, 407, 429 unless the fetcher treats it
+    /// as unavailable, 401 and 403 under
+    /// [`auth_errors_disallow`](crate::FetcherBuilder::auth_errors_disallow),
+    /// a status past 599.
     /// [`expires_at`](Self::expires_at) already
     /// follows it; a [`RobotsCache`](crate::RobotsCache) backing off from
     /// failures retries no sooner. On a
