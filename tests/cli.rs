@@ -528,6 +528,39 @@ async fn a_byte_order_mark_starting_stdin_is_not_part_of_the_first_url() {
     );
 }
 
+/// A URL from stdin is the URL given as an argument: trimmed as a URL
+/// parser trims it (C0 controls and space), not of Unicode white space,
+/// which is part of the URL (`/private/1\u{a0}` is requested as
+/// `/private/1%C2%A0`). Once trimmed as `str::trim` trims, so that stdin
+/// checked another URL than the argument.
+#[tokio::test]
+async fn a_url_from_stdin_is_trimmed_as_a_url_parser_trims_it() {
+    for url in [
+        "https://example.com/private/1\u{a0}",
+        "https://example.com/open\u{3000}",
+    ] {
+        let args = ["check", "-a", "SomeBot", "-r", FILE, "--json"];
+        let from_arg = keepout(&[&args[..], &[url]].concat(), "").await;
+        let from_stdin = keepout(&[&args[..], &["-"]].concat(), format!(" {url}\t\r\n")).await;
+        assert_eq!(from_stdin.code, from_arg.code, "{}", from_stdin.stderr);
+        assert_eq!(from_stdin.stdout, from_arg.stdout, "{url}");
+        assert!(from_arg.stdout.contains("%C2%A0") || from_arg.stdout.contains("%E3%80%80"));
+    }
+    // Before the scheme, it is no URL either way.
+    let run = keepout(
+        &["check", "-a", "SomeBot", "-r", FILE, "-"],
+        "\u{a0}https://example.com/\n",
+    )
+    .await;
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("keepout: error: stdin line 1: invalid URL"),
+        "{}",
+        run.stderr
+    );
+}
+
 // --- bad input: exit 2 and one line naming what was wrong ---
 
 #[tokio::test]

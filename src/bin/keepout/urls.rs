@@ -135,7 +135,10 @@ fn read_stdin() -> mpsc::Receiver<Vec<Line>> {
                             1 => text.strip_prefix('\u{feff}').unwrap_or(text),
                             _ => text,
                         };
-                        let url = text.trim();
+                        // Trimmed as a URL parser trims (C0 controls and
+                        // space, CR of CRLF among them), not of Unicode
+                        // white space (`/private\u{a0}` is a path of its own).
+                        let url = text.trim_matches(|c: char| c <= ' ');
                         // A URL parser drops a tab or CR inside a URL
                         // (`a/x<TAB>note` would be checked as `a/xnote`):
                         // such a line is two things run together, as a
