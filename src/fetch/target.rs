@@ -120,7 +120,8 @@ fn simple_origin(url: &str) -> Option<&str> {
 /// robots.txt, in words that say what to give instead (rather than the
 /// `url` crate's "relative URL without a base").
 fn relative_reason(input: &str) -> String {
-    let trimmed = input.trim();
+    // As the URL parser trims: C0 controls and space, not a no-break space.
+    let trimmed = input.trim_matches(|c: char| c <= ' ');
     if trimmed.is_empty() {
         return "empty: an absolute http or https URL is needed".to_owned();
     }
@@ -134,6 +135,22 @@ fn relative_reason(input: &str) -> String {
         }
         _ => trimmed,
     };
+    // Text before a scheme (a no-break space, a byte order mark, a quote):
+    // name it, rather than suggest a second scheme.
+    if let Some(colon) = host_and_path.find("://") {
+        let scheme = host_and_path[..colon]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |i| {
+                i + host_and_path[i..].chars().next().map_or(1, char::len_utf8)
+            });
+        let before = &host_and_path[..scheme];
+        // (Not a host and path whose query holds a URL.)
+        if scheme > 0 && scheme < colon && !before.contains(|c: char| c.is_ascii_alphanumeric()) {
+            return format!(
+                "text before the scheme ({before:?}): an absolute http or https URL starts with its scheme"
+            );
+        }
+    }
     let reason = "no scheme: an absolute http or https URL is needed";
     // A host and path written without the scheme: say how to write it.
     let with_scheme = format!("https://{host_and_path}");
@@ -252,6 +269,19 @@ mod tests {
         assert_eq!(
             reason("not a url"),
             "no scheme: an absolute http or https URL is needed"
+        );
+        assert_eq!(
+            reason("example.com/a?u=https://b.example/"),
+            "no scheme: an absolute http or https URL is needed, such as \"https://example.com/a?u=https://b.example/\""
+        );
+        // Text before a scheme is named, not given a second scheme.
+        assert_eq!(
+            reason("\u{a0}https://example.com/"),
+            "text before the scheme (\"\\u{a0}\"): an absolute http or https URL starts with its scheme"
+        );
+        assert_eq!(
+            reason("\u{feff}\"https://example.com/\""),
+            "text before the scheme (\"\\u{feff}\\\"\"): an absolute http or https URL starts with its scheme"
         );
         assert_eq!(
             reason(" \t"),
