@@ -547,17 +547,13 @@ async fn a_url_from_stdin_is_trimmed_as_a_url_parser_trims_it() {
         assert!(from_arg.stdout.contains("%C2%A0") || from_arg.stdout.contains("%E3%80%80"));
     }
     // Before the scheme, it is no URL either way.
-    let run = keepout(
+    keepout(
         &["check", "-a", "SomeBot", "-r", FILE, "-"],
         "\u{a0}https://example.com/\n",
     )
-    .await;
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("keepout: error: stdin line 1: invalid URL"),
-        "{}",
-        run.stderr
+    .await
+    .assert_bad_input(
+        "stdin line 1: invalid URL \"\\u{a0}https://example.com/\": text before the scheme",
     );
 }
 
