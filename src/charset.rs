@@ -64,12 +64,12 @@ pub(crate) fn detect(
 }
 
 /// Whether `rest`, what follows a UTF-16 byte order mark, is no UTF-16
-/// but text that reads as UTF-8, the mark a stray one: its first 512 octets hold no zero octet and
-/// are UTF-8. In UTF-16 every ASCII character and line end has a zero
-/// octet, so a robots.txt would need 256 characters outside Latin-1
-/// before its first line end to look so. Read as UTF-16, such a file
-/// would lose every rule; read as octets, as Google's parser reads it, only
-/// its first line holds the mark.
+/// but text that reads as UTF-8, the mark a stray one: its first 512
+/// octets hold no zero octet and are UTF-8. In UTF-16 every ASCII
+/// character and line end has a zero octet, so a robots.txt would need
+/// 256 characters outside Latin-1 before its first line end to look so.
+/// Read as UTF-16, such a file would lose every rule; read as octets, as
+/// Google's parser reads it, only its first line holds the mark.
 fn stray_bom(rest: &[u8]) -> bool {
     let head = &rest[..rest.len().min(512)];
     let utf8 = match std::str::from_utf8(head) {
