@@ -67,8 +67,8 @@
 //! (`default-features = false`). Parsing, matching, [`Robots::explain`],
 //! the lints, [`fetch::robots_url`] and [`fetch::origin_key`] remain, on a
 //! few small crates (url, percent-encoding, http, memchr, encoding_rs,
-//! thiserror, and safe_arch on x86-64), with no TLS library and no C code. Fetching is then the
-//! crawler's, and RFC 9309 section 2.3 asks it to:
+//! thiserror, and safe_arch on x86-64), with no TLS library and no C code.
+//! Fetching is then the crawler's, and RFC 9309 section 2.3 asks it to:
 //!
 //! - request [`fetch::robots_url`], following at least five consecutive
 //!   redirects (section 2.3.1.2; the fetcher follows five); the rules

@@ -105,10 +105,11 @@ pub enum WarningKind {
         directive: Directive,
     },
     /// A sitemap value that is neither an http(s) URL (one a URL parser
-    /// takes: not `https://` alone) nor a path (`sitemap.xml`), or that holds a space or tab (`https://example.com/a.xml
-    /// more`): kept in [`sitemaps`](crate::Robots::sitemaps) as written,
-    /// but it is no URL to fetch, and
-    /// [`sitemap_urls`](crate::Robots::sitemap_urls) leaves it out.
+    /// takes: not `https://` alone) nor a path (`sitemap.xml`), or that
+    /// holds a space or tab (`https://example.com/a.xml more`): kept in
+    /// [`sitemaps`](crate::Robots::sitemaps) as written, but it is no URL
+    /// to fetch, and [`sitemap_urls`](crate::Robots::sitemap_urls) leaves
+    /// it out.
     SitemapNotUrl,
     /// A line longer than [`MAX_LINE_LEN`](crate::limits::MAX_LINE_LEN); the rest
     /// was ignored, as Google's parser does. (Not given when the rest is

@@ -30,8 +30,8 @@ fn view_iterators_outlive_their_views() {
 /// Bodies past 1.4 GiB could overflow the parsed form's 32-bit offsets
 /// (patterns grow up to 3x when percent-encoded), giving rules the wrong
 /// patterns or panicking on a slice. The body is now read up to
-/// `limits::MAX_BODY_LEN` = 1 GiB, of which the complete lines. Needs about 7 GiB of memory and some
-/// seconds, so it is ignored by default:
+/// `limits::MAX_BODY_LEN` = 1 GiB, of which the complete lines. Needs
+/// about 7 GiB of memory and some seconds, so it is ignored by default:
 /// `cargo test --release --test regressions -- --ignored`.
 #[test]
 #[ignore = "allocates about 7 GiB"]
