@@ -73,10 +73,18 @@ pub fn urls_for_pattern(normalized: &str) -> Vec<String> {
 
 /// The text the parser reads: UTF-16 with a byte order mark, or without
 /// one by its shape (the parser's own test of the shape), is transcoded;
-/// anything else is read as bytes.
+/// anything else is read as bytes. A UTF-16 mark before text whose first
+/// 512 octets hold no zero octet and are UTF-8 is a stray one: bytes.
 pub fn text_of(body: &[u8]) -> Vec<u8> {
+    let stray = |rest: &[u8]| {
+        let head = &rest[..rest.len().min(512)];
+        let utf8 = std::str::from_utf8(head).map_or_else(|e| e.error_len().is_none(), |_| true);
+        !head.is_empty() && !head.contains(&0) && utf8
+    };
     let utf16 = match encoding_rs::Encoding::for_bom(body) {
-        Some((enc, _)) => Some(enc).filter(|&enc| enc != encoding_rs::UTF_8),
+        Some((enc, _)) if enc == encoding_rs::UTF_8 => None,
+        Some((_, len)) if stray(&body[len..]) => keepout::__fuzz::utf16_by_shape(body),
+        Some((enc, _)) => Some(enc),
         None => keepout::__fuzz::utf16_by_shape(body),
     };
     match utf16 {

@@ -78,7 +78,13 @@ pub fn codings(transfer: &[HeaderValue], content: &[HeaderValue]) -> Result<(u8,
 pub fn to_utf8(body: Vec<u8>, content_type: Option<&HeaderValue>, truncated: bool) -> Vec<u8> {
     let label = content_type.and_then(|value| Label::of_content_type(value.as_bytes()));
     let mut text = match charset::detect(&body, label, truncated) {
-        Some(encoding) => encoding.decode(&body).0.into_owned().into_bytes(),
+        // As the parser decodes (`parse::parse_in`): without sniffing a
+        // byte order mark, which `decode` would obey over the encoding.
+        Some(encoding) => encoding
+            .decode_with_bom_removal(&body)
+            .0
+            .into_owned()
+            .into_bytes(),
         None => body,
     };
     if truncated {
