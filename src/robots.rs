@@ -481,19 +481,7 @@ impl Robots {
     fn sitemap_urls_from(&self, base: Option<&url::Url>) -> Vec<url::Url> {
         let mut seen = std::collections::HashSet::new();
         self.sitemaps()
-            .filter_map(|value| {
-                if value.contains([' ', '\t']) {
-                    // No URL holds one (RFC 3986 section 2); a URL parser
-                    // would percent-encode it into a URL nobody wrote.
-                    return None;
-                }
-                match (value.starts_with('/'), base) {
-                    (true, Some(base)) => base.join(value).ok(),
-                    (true, None) => None,
-                    (false, _) => url::Url::parse(value).ok(),
-                }
-            })
-            .filter(|url| matches!(url.scheme(), "http" | "https"))
+            .filter_map(|value| parse::sitemap_url(value, base))
             .filter(|url| seen.insert(url.clone()))
             .collect()
     }

@@ -29,6 +29,7 @@ use crate::record::{RequestRate, parse_crawl_delay};
 use crate::robots::Robots;
 
 pub(crate) use lexer::{is_space, trim};
+pub(crate) use sitemap::sitemap_url;
 
 /// The directives keepout understands.
 ///

@@ -1,40 +1,47 @@
-//! Whether a `Sitemap` value is a URL to fetch, told while parsing for the
-//! [`SitemapNotUrl`](crate::WarningKind::SitemapNotUrl) warning: the answer
-//! [`Robots::sitemap_urls`](crate::Robots::sitemap_urls) gives later, by
-//! parsing the value as a URL, without running a URL parser on each of the
-//! thousands of values some files hold.
+//! Whether a `Sitemap` value is a URL to fetch: [`sitemap_url`], which
+//! [`Robots::sitemap_urls`](crate::Robots::sitemap_urls) reads each value
+//! with, and [`is_fetchable`], the same answer told while parsing for the
+//! [`SitemapNotUrl`](crate::WarningKind::SitemapNotUrl) warning without
+//! running a URL parser on each of the thousands of values some files hold.
 
-/// Whether [`Robots::sitemap_urls`](crate::Robots::sitemap_urls) keeps
-/// `value` (a stored value: UTF-8, escaped where the body was not), a path
-/// counting as kept (it is resolved against the URL the file came from).
+use url::Url;
+
+/// The http(s) URL a `Sitemap` value names: an absolute URL, or a path
+/// (starting with `/`) joined to `base`, the URL the file came from;
+/// `None` for anything else, and for a path without a base.
+pub(crate) fn sitemap_url(value: &str, base: Option<&Url>) -> Option<Url> {
+    if value.contains([' ', '\t']) {
+        // No URL holds one (RFC 3986 section 2); a URL parser would
+        // percent-encode it into a URL nobody wrote.
+        return None;
+    }
+    let url = match (value.starts_with('/'), base) {
+        // (Joined, not parsed as the base's scheme and the value: `////h`
+        // joins to an empty host, an error, where `http:////h` is `h`.)
+        (true, Some(base)) => base.join(value).ok(),
+        (true, None) => None,
+        (false, _) => Url::parse(value).ok(),
+    }?;
+    matches!(url.scheme(), "http" | "https").then_some(url)
+}
+
+/// Whether [`sitemap_url`] gives a URL for `value` (a stored value: UTF-8,
+/// escaped where the body was not), a path counting as one (it is joined
+/// to the URL the file came from).
 ///
 /// Most values are plain (`https://www.example.com/sitemap.xml`) and are
-/// told by [`plain_http_url`]; the rest go through the URL parser as
-/// `sitemap_urls` does, so that a value it refuses (`https://`,
+/// told by [`plain_http_url`]; the rest go through [`sitemap_url`] itself,
+/// so that a value the URL parser refuses (`https://`,
 /// `https://ex<ample.com/`, `http://[::1/`, a port past 65535) gets the
 /// warning too.
 pub(crate) fn is_fetchable(value: &[u8]) -> bool {
-    // No URL holds a space or tab (RFC 3986 section 2).
-    if memchr::memchr2(b' ', b'\t', value).is_some() {
-        return false;
-    }
-    if plain_http_url(value) {
+    if memchr::memchr2(b' ', b'\t', value).is_none() && plain_http_url(value) {
         return true;
     }
-    let Ok(text) = std::str::from_utf8(value) else {
-        return false;
-    };
-    match text.strip_prefix('/') {
-        // Resolved against the file's URL (http or https): a path always
-        // is, a network-path reference (`//host/x`) when its authority is.
-        // (Joined, not parsed as `http:` and the value: `////h` joins to
-        // an empty host, which is an error, where `http:////h` is `h`.)
-        Some(rest) if rest.starts_with('/') => url::Url::parse("http://h/")
-            .and_then(|base| base.join(text))
-            .is_ok(),
-        Some(_) => true,
-        None => url::Url::parse(text).is_ok_and(|url| matches!(url.scheme(), "http" | "https")),
-    }
+    // Joined to an http base, as a path is to the file's URL (http or
+    // https alike: they join a path the same way).
+    let base = Url::parse("http://h/").ok();
+    std::str::from_utf8(value).is_ok_and(|text| sitemap_url(text, base.as_ref()).is_some())
 }
 
 /// Whether `value` is an http(s) URL that a URL parser certainly takes:
