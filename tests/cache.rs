@@ -1287,58 +1287,6 @@ async fn an_evicted_stale_copy_keeps_its_retry_after_and_stale_limit() {
     assert_eq!(requests(&server).await, 3);
 }
 
-/// `invalidate_all` forgets what eviction would keep of the entries it
-/// hides. moka drops hidden entries a few hundred at a time, and the rest
-/// may then be evicted for size, which until the fix kept them: origins
-/// forgotten came back from the side table, answered without a request.
-/// (Found by a review in session 15.)
-#[tokio::test]
-async fn invalidate_all_forgets_the_hidden_entries_evicted_later() {
-    const ORIGINS: usize = 500;
-    // Loopback addresses where nothing listens: unreachable at once.
-    let down = |i: usize| format!("http://127.1.{}.{}:1/", i / 250, i % 250 + 1);
-    let mut body = String::from("User-agent: *\n");
-    for i in 0..25_000 {
-        body.push_str(&format!("Disallow: /p{i}/x\n"));
-    }
-    let heavy = serve(ResponseTemplate::new(200).set_body_string(body)).await;
-    // The weights of one unreachable origin and of the heavy one.
-    let (builder, _clock) = setup();
-    let probe = builder.max_bytes(1 << 30).build().unwrap();
-    probe.get(down(0)).await.unwrap();
-    probe.run_pending_tasks().await;
-    let light = probe.stats().weighted_size;
-    probe.get(heavy.uri()).await.unwrap();
-    probe.run_pending_tasks().await;
-    let heavy_weight = probe.stats().weighted_size - light;
-    assert!(heavy_weight > 450 * light, "{heavy_weight} {light}");
-
-    // Room for all the unreachable origins, or for the heavy one and 50.
-    let (builder, clock) = setup();
-    let cache = builder
-        .max_bytes(heavy_weight + 50 * light)
-        .build()
-        .unwrap();
-    for i in 0..ORIGINS {
-        cache.get(down(i)).await.unwrap();
-    }
-    cache.run_pending_tasks().await;
-    assert_eq!(cache.stats().evictions, 0);
-    cache.invalidate_all();
-    cache.get(heavy.uri()).await.unwrap();
-    cache.run_pending_tasks().await;
-    assert!(cache.stats().evictions > 0, "{:?}", cache.stats());
-
-    // Every origin was forgotten: each lookup fetches.
-    clock.advance(Duration::from_secs(1));
-    for i in 0..ORIGINS {
-        cache.get(down(i)).await.unwrap();
-    }
-    let stats = cache.stats();
-    assert_eq!(stats.backoffs_kept, 0, "{stats:?}");
-    assert_eq!(stats.fetches, 2 * ORIGINS as u64 + 1, "{stats:?}");
-}
-
 /// `invalidate` forgets what eviction kept of an origin too.
 #[tokio::test]
 async fn invalidate_forgets_an_evicted_origins_backoff() {
