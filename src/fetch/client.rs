@@ -540,8 +540,10 @@ impl FetcherBuilder {
     /// connection, so a file descriptor, and up to the body limit in
     /// memory: a crawler discovering many origins at once stays within its
     /// descriptors, where past them a fetch fails with
-    /// [`Error::LocalResources`]. Must be more than zero. Default: no
-    /// bound (bound the fetches where they start, or here).
+    /// [`Error::LocalResources`]. Must be more than zero; a number past
+    /// what a Tokio semaphore can count (`usize::MAX >> 3` permits) is no
+    /// bound, and [`Fetcher::max_concurrent_fetches`] then reports `None`.
+    /// Default: no bound (bound the fetches where they start, or here).
     ///
     /// ```
     /// # async fn run() -> Result<(), keepout::Error> {
