@@ -221,11 +221,21 @@ async fn any_user_agent_header_will_do() {
     assert!(run.stderr.contains("--user-agent \"\""), "{}", run.stderr);
 }
 
+/// An empty directory of the test's own under the target directory: each
+/// test names its own, as tests run side by side and each removes its
+/// directory when done (a failed test leaves it for the next run to clear).
+fn scratch_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("keepout-cli-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[tokio::test]
 async fn control_characters_from_a_file_are_escaped() {
     // A robots.txt must not be able to drive the terminal.
-    let dir = std::env::temp_dir().join(format!("keepout-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("escapes");
     // Nor its name.
     let file = dir.join("robots\x1b[31m\n.txt");
     std::fs::write(
@@ -254,8 +264,7 @@ async fn a_path_that_is_not_utf8_is_read() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
 
-    let dir = std::env::temp_dir().join(format!("keepout-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("not-utf8");
     let file = dir.join(OsStr::from_bytes(b"robots-\xff.txt"));
     std::fs::copy(FILE, &file).unwrap();
     let run = keepout(
