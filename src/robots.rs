@@ -572,7 +572,7 @@ impl Robots {
     /// bookkeeping, and the [fetch outcome](Robots::fetch_outcome) with its
     /// URLs and header texts, not counting the prefix indexes that checks or
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
-    /// per rule of such a group, about 200 bytes per index, and 516 more
+    /// per rule of such a group, about 260 bytes per index, and 516 more
     /// for an index of 32 prefix rules or more; see
     /// [`limits`](crate::limits)). Records and the keys that warnings
     /// quote are kept as written until the first call of

@@ -53,7 +53,7 @@
 //!
 //! Built once per group, when checks have come to need it (the parse itself
 //! never sorts; see [`super::rent`]): 24
-//! bytes per rule, about 200 bytes per index, and 516 bytes more for an
+//! bytes per rule, about 260 bytes per index, and 516 bytes more for an
 //! index of 32 prefix rules or more. Each entry holds all a check reads of
 //! its rule, so the search's probes bring in what the chain walk then
 //! needs.
@@ -68,9 +68,10 @@ const MEMO_MIN_PATH: usize = 256;
 
 const NONE: u32 = u32::MAX;
 
-/// The two reference counts of the `Arc` an index is kept in.
+/// What the `Arc` an index is kept in adds: two reference counts, padded
+/// to the index's alignment (64: 48 bytes of padding).
 #[cfg(any(feature = "fetch", test))]
-const ARC_COUNTS: usize = 2 * size_of::<usize>();
+const ARC_HEADER: usize = (2 * size_of::<usize>()).next_multiple_of(align_of::<Index>());
 
 /// One prefix rule, with all a check reads of it in one place (24 bytes;
 /// the search's last probe has usually brought its line in already).
@@ -450,20 +451,20 @@ impl Index {
     }
 
     /// The most heap bytes an index of `rules` rules takes: the struct in
-    /// its `Arc` (two counts), an entry (24 bytes) and a run start (4) per
+    /// its `Arc` (two counts, padded), an entry (24 bytes) and a run start (4) per
     /// rule, and, for 32 rules or more, the table of [`Prefixes::starts`].
     #[cfg(any(feature = "fetch", test))]
     pub(crate) fn bytes_bound(rules: usize) -> usize {
         let starts = if rules >= STARTS_MIN_ENTRIES { 129 } else { 0 };
         rules
             .saturating_mul(size_of::<Entry>().max(size_of::<Wild>()) + size_of::<u32>())
-            .saturating_add(ARC_COUNTS + size_of::<Index>() + (1 + starts) * size_of::<u32>())
+            .saturating_add(ARC_HEADER + size_of::<Index>() + (1 + starts) * size_of::<u32>())
     }
 
     /// The heap bytes this index takes.
     #[cfg(test)]
     fn heap_bytes(&self) -> usize {
-        ARC_COUNTS
+        ARC_HEADER
             + size_of::<Index>()
             + self.entries.len() * size_of::<Entry>()
             + self.wild.len() * size_of::<Wild>()
@@ -823,6 +824,15 @@ mod tests {
 
     #[test]
     fn an_index_takes_no_more_than_its_bound() {
+        // The allocation an `Arc<Index>` makes: `std`'s `ArcInner` is
+        // `repr(C)`, its two counts then the value.
+        #[repr(C)]
+        struct InArc {
+            _strong: usize,
+            _weak: usize,
+            _index: Index,
+        }
+        assert_eq!(size_of::<InArc>(), ARC_HEADER + size_of::<Index>());
         for (prefixed, wild) in [
             (0, 0),
             (1, 0),
