@@ -777,8 +777,10 @@ fn is_product_token(token: &str) -> bool {
 /// +https://...)`. `Mozilla` and a browser's `MSIE` name no crawler.
 fn leading_token(user_agent: &str) -> Option<String> {
     let first_word = |text: &str| {
+        // Spaces and tabs, the only white space a header value holds, as
+        // the matcher skips them (`parse::trim`).
         let token = text
-            .trim_start()
+            .trim_start_matches([' ', '\t'])
             .split(|c: char| matches!(c, '/' | ';' | ')') || c.is_whitespace())
             .next()?;
         is_product_token(token).then(|| token.to_owned())
@@ -837,6 +839,29 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(fetcher.product_token(), "botv");
+    }
+
+    /// The token derived from a header is the one `Robots::is_allowed`
+    /// matches the same header by, where there is one: a no-break space
+    /// after `compatible;` is part of no token for either.
+    #[test]
+    fn the_token_derived_is_the_one_checks_read() {
+        for ua in [
+            "ExampleBot/1.0",
+            "Mozilla/5.0 (compatible; ExampleBot/1.0)",
+            "Mozilla/5.0 (compatible;\tExampleBot/1.0)",
+            "Mozilla/5.0 (compatible;\u{a0}ExampleBot/1.0)",
+            "\u{a0}ExampleBot/1.0",
+        ] {
+            if let Some(token) = leading_token(ua) {
+                assert_eq!(token, crate::Robots::agent_token(ua), "{ua:?}");
+            }
+        }
+        assert_eq!(leading_token("\u{a0}ExampleBot/1.0"), None);
+        assert_eq!(
+            leading_token("Mozilla/5.0 (compatible;\u{a0}ExampleBot/1.0)"),
+            None
+        );
     }
 
     /// The browser-compatible form names the crawler after `compatible;`;
