@@ -127,7 +127,7 @@ impl Robots {
     /// `agent` is a product token (`ExampleBot`) or a whole User-Agent header
     /// value (`ExampleBot/2.1 (+https://example.com/bot)`), whose leading
     /// product token is used; matching is case-insensitive. A name that
-    /// does not start with a product token, leading whitespace and control
+    /// does not start with a product token, leading spaces and C0 control
     /// characters aside (`""`,
     /// `*bot`, `/2.1`), matches no named group, so the `*` groups apply to
     /// it, as to any crawler no group names. A browser-compatible header,

@@ -401,6 +401,22 @@ async fn a_user_agent_header_is_matched_by_the_token_the_note_names() {
     );
 }
 
+/// `--agent` is trimmed as the library trims a crawler's name: of C0
+/// controls and spaces, not of a no-break space, which starts no token (it
+/// was trimmed, and the `*` group answered without a word).
+#[tokio::test]
+async fn an_agent_is_trimmed_as_the_library_trims_it() {
+    let robots = "User-agent: examplebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n";
+    let url = "https://example.com/x";
+    for agent in ["\x01ExampleBot", " ExampleBot\t", "\x1bExampleBot"] {
+        let run = keepout(&["check", "-a", agent, "-r", "-", url], robots).await;
+        assert_eq!((run.code, run.stderr.as_str()), (1, ""), "{agent:?}");
+    }
+    keepout(&["check", "-a", "\u{a0}ExampleBot", "-r", "-", url], robots)
+        .await
+        .assert_bad_input("does not start with a product token");
+}
+
 // --- JSON ---
 
 #[tokio::test]

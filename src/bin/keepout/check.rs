@@ -665,7 +665,7 @@ fn why(d: &Decision<'_>, token: &str) -> String {
 /// first character a token cannot hold (`Example.Bot` is Example). Nothing
 /// for a token alone or with its version (`ExampleBot/2.1`).
 fn agent_note(given: &str) -> Option<String> {
-    let agent = given.trim();
+    let agent = trim_agent(given);
     let token = Robots::agent_token(agent);
     let version = |rest: &str| {
         rest.strip_prefix('/')
@@ -678,9 +678,16 @@ fn agent_note(given: &str) -> Option<String> {
         .then(|| format!("--agent is matched against user-agent lines as {token}"))
 }
 
+/// An `--agent` as the library reads it: without C0 controls and spaces
+/// at either end, where other white space (a no-break space pasted from a
+/// page) is kept, and names no crawler.
+fn trim_agent(given: &str) -> &str {
+    given.trim_matches(|c: char| c <= ' ')
+}
+
 /// Refuses an agent no robots.txt group can name.
 fn check_agent(given: &str) -> Result<(), Failure> {
-    let agent = given.trim();
+    let agent = trim_agent(given);
     let star = agent.starts_with('*') && agent[1..].chars().next().is_none_or(char::is_whitespace);
     let token = agent.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if star || token {
