@@ -1950,6 +1950,23 @@ async fn show_gives_the_delay_of_the_token_a_line_names() {
     );
 }
 
+/// A value that names no crawler (`*bot`) has no value in effect: it was
+/// given the `*` group's, as if a crawler were named so.
+#[tokio::test]
+async fn show_gives_no_delay_in_effect_for_a_value_naming_no_crawler() {
+    let body = "User-agent: *bot\nUser-agent: fastbot\nCrawl-delay: 5\nDisallow: /x\n\n\
+                User-agent: *\nCrawl-delay: 10\nDisallow: /y\n";
+    let run = keepout(&["show", "-"], body).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        &run.lines()[2..4],
+        [
+            "  group at line 1: User-agent: *bot, fastbot",
+            "    1 rule (0 allow, 1 disallow), crawl-delay 5s",
+        ]
+    );
+}
+
 #[tokio::test]
 async fn show_fetched_after_a_redirect() {
     let server = MockServer::start().await;

@@ -589,6 +589,11 @@ fn per_agent<T: PartialEq + Clone>(
         .agents()
         .zip(group.product_tokens())
         .filter_map(|(name, token)| {
+            // A value that starts with no token (`*bot`) names no crawler:
+            // no value is in effect through it.
+            if token.is_empty() {
+                return None;
+            }
             let key = token.to_ascii_lowercase();
             if !seen.insert(key.clone()) {
                 return None;
