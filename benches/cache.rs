@@ -62,7 +62,16 @@ fn setup(rt: &Runtime) -> Setup {
             .collect();
         let cache = RobotsCache::new();
         for server in &servers {
-            cache.get(origin(server)).await.unwrap();
+            // Served rules, or both sides would time the disallow-all
+            // answer (a proxy that `NO_PROXY` does not exempt `localhost`
+            // from gets these requests).
+            let robots = cache.get(origin(server)).await.unwrap();
+            let outcome = robots.fetch_outcome().unwrap();
+            assert!(
+                outcome.result().is_fetched(),
+                "{}: {outcome} (is localhost in NO_PROXY?)",
+                origin(server)
+            );
         }
         let robots = cache.get(&urls[0]).await.unwrap();
         Setup {
