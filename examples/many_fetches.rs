@@ -189,11 +189,13 @@ async fn main() {
     println!(
         "  VmRSS {rss_before} -> {rss_spawned} (all spawned), highest seen {rss_peak_seen}, {rss_after} KiB at the end"
     );
+    // Fewer fetches than the bound: all run at once, none waits.
+    let at_once = concurrency.min(fetches);
     println!(
         "  spawned and waiting: {:.2} KiB per fetch (the future is {future_size} bytes); \
-         fetching: {active} KiB for {concurrency}, {:.1} KiB per concurrent fetch (both sides)",
+         fetching: {active} KiB for {at_once}, {:.1} KiB per concurrent fetch (both sides)",
         queued as f64 / fetches as f64,
-        active as f64 / concurrency as f64
+        active as f64 / at_once as f64
     );
     if failed > 0 {
         eprintln!("{failed} fetches did not end in the served rules");

@@ -190,9 +190,8 @@ async fn main() {
         println!("{name}: {outcome}");
         println!(
             "  took {took:?}; VmHWM {hwm_before} -> {hwm_after} KiB (+{} KiB); \
-             VmRSS {rss_before} -> {rss_after} KiB; server wrote {} KiB before the hang-up",
+             VmRSS {rss_before} -> {rss_after} KiB; server wrote {sent} bytes before the hang-up",
             hwm_after.saturating_sub(hwm_before),
-            sent / 1024
         );
     }
 }
