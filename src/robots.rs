@@ -380,8 +380,9 @@ impl Robots {
     /// [`MAX_CRAWL_DELAY`](crate::limits::MAX_CRAWL_DELAY) (1 day), from
     /// the groups that apply to it (its own, else `*`), in file order: the
     /// first valid value written under the run of user-agent lines naming
-    /// it (before the next user-agent line); failing that, the first valid
-    /// value of any of its groups. Neither RFC 9309 nor Google defines
+    /// it (before the next user-agent line; a group that names it in two
+    /// runs counts the first); failing that, the first valid value of any
+    /// of its groups. Neither RFC 9309 nor Google defines
     /// Crawl-delay; this keeps each run of user-agent lines with the value
     /// written under it where a crawl-delay line splits a group's
     /// user-agent lines (which does not end the group, RFC 9309 section
