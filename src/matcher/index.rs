@@ -69,7 +69,7 @@ const MEMO_MIN_PATH: usize = 256;
 const NONE: u32 = u32::MAX;
 
 /// What the `Arc` an index is kept in adds: two reference counts, padded
-/// to the index's alignment (64: 48 bytes of padding).
+/// to the index's alignment of 64 (48 bytes of padding on 64-bit targets).
 #[cfg(any(feature = "fetch", test))]
 const ARC_HEADER: usize = (2 * size_of::<usize>()).next_multiple_of(align_of::<Index>());
 
