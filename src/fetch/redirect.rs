@@ -31,7 +31,9 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
         Ok(text) => Cow::Borrowed(text),
         Err(_) => Cow::Owned(percent_encode(raw, PAST_ASCII).to_string()),
     };
-    let location = location.trim();
+    // Trimmed as the URL parser trims: C0 controls and space. A no-break
+    // space (`str::trim` would take it) is part of the reference.
+    let location = location.trim_matches(|c: char| c <= ' ');
     if location.is_empty() {
         return Err(UnavailableReason::MissingLocation);
     }
@@ -120,6 +122,20 @@ mod tests {
         assert_eq!(
             from(b"//b.example/\x80 x").unwrap(),
             "http://b.example/%80%20x"
+        );
+        // A no-break space is an octet sent, in UTF-8 as in Latin-1; only
+        // spaces and tabs around the value are dropped.
+        assert_eq!(
+            from("/robots.txt\u{a0}".as_bytes()).unwrap(),
+            "http://a.example:8080/robots.txt%C2%A0"
+        );
+        assert_eq!(
+            from(b"/robots.txt\xa0").unwrap(),
+            "http://a.example:8080/robots.txt%A0"
+        );
+        assert_eq!(
+            from(" \t/new.txt\t ".as_bytes()).unwrap(),
+            "http://a.example:8080/new.txt"
         );
     }
 
