@@ -299,7 +299,8 @@ pub(crate) fn status_result(config: &Config, status: StatusCode) -> FetchResult 
         // "unavailable" is the site's own 4xx.)
         407 => unreachable,
         300..=499 => unavailable,
-        // 5xx, and anything outside the defined classes.
+        // 5xx, and anything that is no final status: an unasked-for 101
+        // (hyper gives it back as the response), a status past 599.
         _ => unreachable,
     }
 }
@@ -574,7 +575,7 @@ mod tests {
         for code in [300, 304, 305, 400, 401, 403, 404, 406, 408, 410, 451, 499] {
             assert!(result(&default, code).is_unavailable(), "{code}");
         }
-        for code in [407, 429, 500, 502, 503, 599, 600, 999] {
+        for code in [101, 103, 407, 429, 500, 502, 503, 599, 600, 999] {
             assert!(result(&default, code).is_unreachable(), "{code}");
         }
         let other = Fetcher::builder()

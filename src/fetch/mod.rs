@@ -39,7 +39,7 @@
 //! | 407 (a proxy asking for credentials: the site was never reached) | [`Unreachable`](FetchResult::Unreachable) | disallow all |
 //! | 429 | [`Unreachable`](FetchResult::Unreachable), as Google treats it like a server error; with [`too_many_requests_as_unavailable`](FetcherBuilder::too_many_requests_as_unavailable): unavailable | disallow all; option: allow all |
 //! | 5xx | [`Unreachable`](FetchResult::Unreachable) (section 2.3.1.4) | disallow all |
-//! | a status past 599 (no class HTTP defines) | [`Unreachable`](FetchResult::Unreachable) | disallow all |
+//! | a final 1xx (an unasked-for 101), a status past 599: no class HTTP defines for a final response | [`Unreachable`](FetchResult::Unreachable) | disallow all |
 //! | timeout, connection, DNS or TLS failure, body cut short | [`Unreachable`](FetchResult::Unreachable) | disallow all |
 //!
 //! Redirected or not, the rules apply to the authority of the URL asked

@@ -119,7 +119,7 @@ impl FetchOutcome {
     /// [`fetch`](crate::fetch)): 5xx, 407, 429 unless the fetcher treats it
     /// as unavailable, 401 and 403 under
     /// [`auth_errors_disallow`](crate::FetcherBuilder::auth_errors_disallow),
-    /// a status past 599.
+    /// a final 1xx (an unasked-for 101), a status past 599.
     /// [`expires_at`](Self::expires_at) already
     /// follows it; a [`RobotsCache`](crate::RobotsCache) backing off from
     /// failures retries no sooner. On a
