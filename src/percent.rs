@@ -19,6 +19,14 @@
 //!    are data, so a path's literal `*` and `$` become `%2A` and `%24`; a
 //!    pattern can match them by spelling them that way. In a pattern, a `$`
 //!    that is not the last octet is data too and becomes `%24`.
+//! 6. In a pattern, an `'` after the first `?` becomes `%27`: a client sends
+//!    one in an http(s) URL's query so (the URL standard's special-query
+//!    percent-encode set), and `matcher::url::client_url` checks the URL as
+//!    sent, so `Disallow: /s?q='` would otherwise match no URL. Read this
+//!    way it matches `/s?q='x` and `/s?q=%27x` alike. An `'` in a path is
+//!    sent as is, and stays; a pattern with no `?` before its `'`, such as
+//!    `/*'--`, cannot say whether it is in the path or the query, and is
+//!    taken as written.
 //!
 //! The normal form is pure ASCII. [`path`] borrows its input when it is already
 //! normal, which is the common case, so checking such a URL allocates nothing.
@@ -325,7 +333,7 @@ pub(crate) fn normal_until_fragment(input: &[u8], from: usize) -> usize {
     let url_marks = |v: &Lanes| {
         // `/.` (a `/` ending the sixteen stops the scan to look).
         let slash_dot = lanes::pair(v, |b| b == b'/', |b| b == b'.');
-        Marks::of(lanes_or(look_lanes(v), lanes_where(v, |b| b == b'\''))).or(slash_dot)
+        Marks::of(look_lanes(v)).or(slash_dot)
     };
     let find = |i| lanes::find_marks(input, i, url_marks, &LOOK_URL);
     let mut i = find(from);
@@ -368,20 +376,21 @@ pub(crate) fn normal_until_fragment(input: &[u8], from: usize) -> usize {
     }
 }
 
-/// 1 for the octets [`look_lanes`] marks: [`SPECIAL_LINE`], `!` and `~`.
+/// 1 for the octets [`look_lanes`] marks: [`SPECIAL_LINE`], `!`, `~`
+/// and `'`.
 static LOOK_LINE: [u8; 256] = {
     let mut t = SPECIAL_LINE;
     t[b'!' as usize] = 1;
     t[b'~' as usize] = 1;
+    t[b'\'' as usize] = 1;
     t
 };
 
 /// 1 for the octets [`normal_until_fragment`] stops at in fewer than
-/// sixteen: [`LOOK_LINE`]'s, `/` (to look for a `.` after it) and `'`.
+/// sixteen: [`LOOK_LINE`]'s and `/` (to look for a `.` after it).
 static LOOK_URL: [u8; 256] = {
     let mut t = LOOK_LINE;
     t[b'/' as usize] = 1;
-    t[b'\'' as usize] = 1;
     t
 };
 
@@ -414,10 +423,12 @@ fn first_look(v: &Lanes) -> usize {
     Marks::of(look_lanes(v)).first()
 }
 
-/// [`SPECIAL_LINE`] over sixteen octets, and also `!` and `~` (which are
-/// kept as they are): 0xFF in the lanes of the octets that need a look. The
-/// two extra octets, rare in patterns, let five tests of about a dozen SIMD
-/// operations stand for the twelve exact ones.
+/// [`SPECIAL_LINE`] over sixteen octets, and also `!`, `~` and `'` (which
+/// are kept as they are): 0xFF in the lanes of the octets that need a look.
+/// `!` and `~`, rare in patterns, let five tests of about a dozen SIMD
+/// operations stand for the twelve exact ones; an `'` is looked at because
+/// a client sends one in a query as `%27` (`matcher::url::client_url`),
+/// and so a pattern's is read (step 6 of the module docs).
 #[inline(always)]
 fn look_lanes(v: &Lanes) -> Lanes {
     lanes_or(
@@ -429,7 +440,10 @@ fn look_lanes(v: &Lanes) -> Lanes {
             lanes_where(v, |b| (b as i8) > 0x7A),
         ),
         lanes_or(
-            lanes_or(lanes_where(v, |b| b == b'*'), lanes_where(v, |b| b == b'`')),
+            lanes_or(
+                lanes_or(lanes_where(v, |b| b == b'*'), lanes_where(v, |b| b == b'`')),
+                lanes_where(v, |b| b == b'\''),
+            ),
             // `<` `>` `\` `^` (and `|` `~`, and controls): 0b0xx111x0.
             lanes_where(v, |b| b & 0x9D == 0x1C),
         ),
@@ -439,7 +453,7 @@ fn look_lanes(v: &Lanes) -> Lanes {
 /// The octets [`look_lanes`] marks that [`SPECIAL_LINE`] does not.
 #[inline(always)]
 fn plain_look(b: u8) -> bool {
-    matches!(b, b'!' | b'~')
+    matches!(b, b'!' | b'~' | b'\'')
 }
 
 /// Where [`normalize_line_value`] stopped, and what it saw.
@@ -490,7 +504,7 @@ pub(crate) fn normalize_line_value(
         let (at, hits) = loop {
             let Some(chunk) = body.get(i..i + 16) else {
                 let plain = i;
-                while i < body.len() && SPECIAL_LINE[body[i] as usize] == 0 {
+                while i < body.len() && LOOK_LINE[body[i] as usize] == 0 {
                     i += 1;
                 }
                 out.extend_from_slice(&body[plain..i]);
@@ -591,6 +605,16 @@ fn line_octet(
             v.seen.rewritten = true;
             Ok(data)
         }
+        b'\'' => {
+            // Step 6: in a pattern's query, as a client sends it.
+            if mode != Mode::Path && memchr::memchr(b'?', &out[base..]).is_some() {
+                Replacement::Escape(b).write_to(out);
+                v.seen.rewritten = true;
+            } else {
+                out.push(b);
+            }
+            Ok(i + 1)
+        }
         b if plain_look(b) => {
             out.push(b);
             Ok(i + 1)
@@ -665,6 +689,35 @@ pub(crate) struct Seen {
 /// Appends the normal form of `input` to `out`, copying runs of octets that
 /// are already normal whole.
 pub(crate) fn normalize_into(input: &[u8], mode: Mode, out: &mut Vec<u8>) -> Seen {
+    let base = out.len();
+    let mut seen = normal_octets(input, mode, out);
+    if mode != Mode::Path && memchr::memchr(b'\'', &out[base..]).is_some() {
+        seen.rewritten |= quote_query(out, base);
+    }
+    seen
+}
+
+/// Step 6 for the pattern `out[start..]`: each `'` after its first `?`
+/// written `%27`; whether there was one.
+fn quote_query(out: &mut Vec<u8>, start: usize) -> bool {
+    let Some(q) = memchr::memchr(b'?', &out[start..]) else {
+        return false;
+    };
+    let query = start + q;
+    if memchr::memchr(b'\'', &out[query..]).is_none() {
+        return false;
+    }
+    for b in out.split_off(query) {
+        match b {
+            b'\'' => Replacement::Escape(b).write_to(out),
+            _ => out.push(b),
+        }
+    }
+    true
+}
+
+/// [`normalize_into`] but step 6.
+fn normal_octets(input: &[u8], mode: Mode, out: &mut Vec<u8>) -> Seen {
     let mut seen = Seen::default();
     // `input[copied..i]` is normal and not yet copied.
     let (mut i, mut copied) = (0, 0);
@@ -725,7 +778,15 @@ fn first_rewrite(input: &[u8], mode: Mode) -> Option<usize> {
 /// Otherwise it allocates once: the output is at most three times the
 /// rewritten tail.
 pub(crate) fn normalize(input: &[u8], mode: Mode) -> Cow<'_, [u8]> {
-    match first_rewrite(input, mode) {
+    // Step 6 looks back for a `?`: such a pattern is normalised whole.
+    let quoted = mode != Mode::Path
+        && memchr::memchr(b'?', input)
+            .is_some_and(|q| memchr::memchr(b'\'', &input[q..]).is_some());
+    let first = match first_rewrite(input, mode) {
+        _ if quoted => Some(0),
+        first => first,
+    };
+    match first {
         None => Cow::Borrowed(input),
         Some(i) => {
             let mut out = Vec::with_capacity(i + 3 * (input.len() - i));

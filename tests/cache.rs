@@ -1397,23 +1397,30 @@ async fn is_allowed_checks_the_path_a_client_requests() {
 }
 
 /// An `'` in a query is sent as `%27` by the `url` crate (its special
-/// query set), and the rules tell the two apart (RFC 9309 section 2.2.2
-/// leaves a reserved character as it is): the cache checks what is sent.
+/// query set): the cache checks what is sent, and a pattern's query is
+/// read the same way, so that `Disallow: /find?q='` names that URL.
 #[tokio::test]
 async fn is_allowed_checks_a_quote_in_the_query_as_a_client_sends_it() {
-    let body = "User-agent: *\nDisallow: /search?q=%27\nDisallow: /find?q='\nDisallow: /it's\n";
+    let body = "User-agent: *\nDisallow: /search?q=%27\nDisallow: /find?q='\nDisallow: /it's\nAllow: /*?ok='\n";
     let server = serve(ResponseTemplate::new(200).set_body_string(body)).await;
     let (cache, _clock) = cache();
     let base = server.uri();
     // Requested as `/search?q=%27x`.
     let url = format!("{base}/search?q='x");
     assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
-    // Requested as `/find?q=%27`, which `Disallow: /find?q='` does not name.
-    let url = format!("{base}/find?q='");
-    assert!(cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
-    // In a path an `'` is sent as it is.
+    // Requested as `/find?q=%27`, as `Disallow: /find?q='` is read.
+    for url in [format!("{base}/find?q='"), format!("{base}/find?q=%27")] {
+        assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
+    }
+    // In a path an `'` is sent as it is, and `%27` is another path
+    // (RFC 9309 section 2.2.2 leaves a reserved character as it is).
     let url = format!("{base}/it's/x");
     assert!(!cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
+    let url = format!("{base}/it%27s/x");
+    assert!(cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
+    // An `Allow` is read the same way.
+    let url = format!("{base}/it's/x?ok='");
+    assert!(cache.is_allowed(AGENT, &url).await.unwrap(), "{url}");
 }
 
 #[tokio::test]

@@ -1123,3 +1123,42 @@ fn a_byte_order_mark_inside_a_file_is_named_in_its_warning() {
     );
     assert!(!robots.is_allowed("OtherBot", "/b"));
 }
+
+/// An `'` in a pattern's query is read as a client sends it, `%27`, as a
+/// URL's is: on the fast path and the lenient one (a misspelled key), in a
+/// small group and in one large enough for a prefix index, before and
+/// after a wildcard. The pattern as written is kept for explanations.
+#[test]
+fn a_quote_in_a_patterns_query_is_read_as_sent() {
+    let rules = "Disallow: /find?q='\nDisalow: /a?x='*'y\nAllow: /a?x='ok\n";
+    let filler: String = (0..40).map(|i| format!("Disallow: /filler{i}\n")).collect();
+    for body in [
+        format!("User-agent: *\n{rules}"),
+        format!("User-agent: *\n{filler}{rules}"),
+    ] {
+        let robots = Robots::parse(&body);
+        for (url, allowed) in [
+            ("/find?q='", false),
+            ("/find?q=%27x", false),
+            ("https://example.com/find?q='", false),
+            ("/a?x='1'y", false),
+            ("/a?x=%27-%27y", false),
+            ("/a?x='ok", true),
+            ("/a?x='1", true),
+            ("/find?q=x", true),
+        ] {
+            assert_eq!(robots.is_allowed("bot", url), allowed, "{url}");
+        }
+        let d = robots.explain("bot", "/find?q='");
+        let rule = d.rule().expect("a rule decides");
+        assert_eq!(
+            (rule.pattern(), rule.normalized()),
+            ("/find?q='", "/find?q=%27")
+        );
+    }
+    // In the last sixteen octets of the body, which are read one by one.
+    for end in ["", "\n", " # note"] {
+        let robots = Robots::parse(format!("User-agent: *\nDisallow: /z?'{end}"));
+        assert!(!robots.is_allowed("bot", "/z?'"), "{end:?}");
+    }
+}
