@@ -120,8 +120,11 @@ pub(crate) fn utf16_by_shape(body: &[u8]) -> Option<&'static Encoding> {
 ///   (servers label files `ISO-8859-1` by default): text in a single-byte
 ///   charset only forms valid UTF-8 sequences as mojibake (`Ã©`), while
 ///   reading `/café` in UTF-8 as Latin-1 would give `/cafÃ©`, which no URL
-///   matches. (Multi-byte charsets are trusted: a GBK character can happen
-///   to be a valid UTF-8 sequence.)
+///   matches.
+/// - A multi-byte label (GBK, Shift_JIS, EUC-KR, ...) is trusted, as a GBK
+///   character can happen to be a valid UTF-8 sequence, unless the body is
+///   valid UTF-8 and malformed in the label's charset: `/日本` in UTF-8
+///   under `charset=euc-kr` is read as UTF-8, not decoded to U+FFFD.
 fn fit(label: Label, body: &[u8], truncated: bool) -> Option<&'static Encoding> {
     let encoding = label.encoding;
     if encoding == UTF_16LE || encoding == UTF_16BE {
@@ -149,16 +152,26 @@ fn fit(label: Label, body: &[u8], truncated: bool) -> Option<&'static Encoding> 
         }
         return Some(if be > le { UTF_16BE } else { encoding });
     }
-    if encoding.is_single_byte() {
-        let utf8 = match std::str::from_utf8(body) {
-            Ok(_) => true,
-            Err(e) => truncated && e.error_len().is_none(),
-        };
-        if utf8 {
-            return None;
-        }
+    let utf8 = match std::str::from_utf8(body) {
+        Ok(_) => true,
+        Err(e) => truncated && e.error_len().is_none(),
+    };
+    if utf8 && (encoding.is_single_byte() || malformed_in(encoding, body, truncated)) {
+        return None;
     }
     Some(encoding)
+}
+
+/// Whether `body` holds an octet sequence `encoding` cannot decode (one cut
+/// at the end of a `truncated` body does not count).
+fn malformed_in(encoding: &'static Encoding, body: &[u8], truncated: bool) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let Some(room) = decoder.max_utf8_buffer_length_without_replacement(body.len()) else {
+        return false;
+    };
+    let mut text = String::with_capacity(room);
+    let (result, _) = decoder.decode_to_string_without_replacement(body, &mut text, !truncated);
+    matches!(result, encoding_rs::DecoderResult::Malformed(..))
 }
 
 /// The `charset` parameter of a `Content-Type` value, unquoted.
@@ -246,6 +259,22 @@ mod tests {
             whole(gbk, ct("text/plain; charset=gbk")),
             "Disallow: /说\n".as_bytes()
         );
+        // Unless the body is malformed in them: UTF-8 stays (`日本` is
+        // not EUC-KR).
+        let euc_kr = ct("text/plain; charset=euc-kr");
+        assert_eq!(whole(body.clone(), euc_kr), body);
+        // A cut at the end of a truncated body is no sign of either.
+        let korean = b"Disallow: /\xC7\xD1\xB1".to_vec();
+        assert!(!super::malformed_in(
+            euc_kr.unwrap().encoding,
+            &korean,
+            true
+        ));
+        assert!(super::malformed_in(
+            euc_kr.unwrap().encoding,
+            &korean,
+            false
+        ));
         // A body cut at the size limit inside its last character is still
         // UTF-8; one read to its end is not.
         let latin1 = ct("text/plain; charset=latin1");
