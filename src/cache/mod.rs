@@ -78,8 +78,9 @@
 //! otherwise keep each entry for as long as the step, rules past the 24 h
 //! RFC 9309 section 2.4 allows and unreachable origins disallowed without a
 //! retry; so an entry looked up at a time before it was made is due at
-//! once, and an outage spanning the step is counted from the first failure
-//! after it.
+//! once, and an outage whose first failure is later than the time the
+//! clock stepped back to is counted from the first failure after the step
+//! (one that began before that time keeps its start).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), keepout::Error> {
@@ -380,7 +381,13 @@ impl RobotsCache {
     /// is not given its result, but fetches anew (after it ends: a first
     /// fetch under way holds the origin's place in the cache until then,
     /// so such a `get` can wait up to the fetch timeout before its own
-    /// fetch begins). Other origins are not touched.
+    /// fetch begins). Other origins' entries are not touched; but the
+    /// record of invalidations is bounded, and a fetch or refresh of
+    /// another origin under way while more than 1,024 later invalidations
+    /// arrive may find its origin among those the record let go (a 1 in
+    /// 4,096 chance for each): its result is then not kept, and the next
+    /// `get` fetches again, without a stale copy it was due to keep and
+    /// before a `Retry-After` it was given.
     ///
     /// # Errors
     ///
@@ -823,7 +830,13 @@ impl RobotsCacheBuilder {
     /// maintenance pass drops it (the bound is exceeded by that entry
     /// meanwhile), and lookups after that fetch again. Leave room for the
     /// largest files (a 500 KiB body keeps about as many
-    /// bytes, and its index up to about as many again). What is kept of
+    /// bytes, and its index up to about as many again; a file of thousands
+    /// of records with keys keepout does not read keeps several times
+    /// more, which the weight counts). An entry is weighed when it is
+    /// stored: the text [`Robots::warnings`] and [`Robots::records`] make
+    /// on their first call is not weighed, and for a file of many
+    /// records can come to more than the entry's weight (2.5 times for a
+    /// 500 KiB file of 85,000 unknown keys). What is kept of
     /// evicted unreachable origins (see the [module docs](crate::cache))
     /// takes up to an eighth of `bytes` more (at least 64 KiB).
     pub fn max_bytes(mut self, bytes: u64) -> Self {
