@@ -470,6 +470,10 @@ pub(crate) struct LineValue {
     pub first_star: usize,
     /// The normal form ends with the `$` anchor ([`Mode::Pattern`] only).
     pub anchored: bool,
+    /// How much of the normal form is known to hold no `?` (`usize::MAX`:
+    /// it holds one), so that each octet is searched for one once, however
+    /// many `'` follow (step 6).
+    no_query_until: usize,
 }
 
 /// Normalises the value that starts at `body[start]` (leading spaces already
@@ -491,6 +495,7 @@ pub(crate) fn normalize_line_value(
         stop: start,
         first_star: 0,
         anchored: false,
+        no_query_until: 0,
     };
     let mut i = start;
     loop {
@@ -607,7 +612,14 @@ fn line_octet(
         }
         b'\'' => {
             // Step 6: in a pattern's query, as a client sends it.
-            if mode != Mode::Path && memchr::memchr(b'?', &out[base..]).is_some() {
+            if v.no_query_until != usize::MAX {
+                let from = base + v.no_query_until;
+                v.no_query_until = match memchr::memchr(b'?', &out[from..]) {
+                    Some(_) => usize::MAX,
+                    None => out.len() - base,
+                };
+            }
+            if mode != Mode::Path && v.no_query_until == usize::MAX {
                 Replacement::Escape(b).write_to(out);
                 v.seen.rewritten = true;
             } else {
@@ -782,9 +794,10 @@ pub(crate) fn normalize(input: &[u8], mode: Mode) -> Cow<'_, [u8]> {
     let quoted = mode != Mode::Path
         && memchr::memchr(b'?', input)
             .is_some_and(|q| memchr::memchr(b'\'', &input[q..]).is_some());
-    let first = match first_rewrite(input, mode) {
-        _ if quoted => Some(0),
-        first => first,
+    let first = if quoted {
+        Some(0)
+    } else {
+        first_rewrite(input, mode)
     };
     match first {
         None => Cow::Borrowed(input),

@@ -149,8 +149,8 @@ impl Robots {
     /// (reqwest's, through the `url` crate) reads it: a `\` in an http(s)
     /// URL is a `/`, tabs and newlines are dropped, an `'` in the query is
     /// `%27` (and so is one in a pattern's query, so `Disallow: /s?q='`
-    /// names the URL `/s?q='x`). (Google's library reads the path as written, and would let
-    /// `/a/../private` through.) A URL that needs none of this costs
+    /// names the URL `/s?q='x`). (Google's library reads the path as
+    /// written, and would let `/a/../private` through.) A URL that needs none of this costs
     /// nothing more; one that does is parsed by the `url` crate.
     /// [`normalized_path`](Robots::normalized_path) shows the path and
     /// query a URL is checked as.
