@@ -337,9 +337,8 @@ pub(crate) fn normal_until_fragment(input: &[u8], from: usize) -> usize {
     };
     let find = |i| lanes::find_marks(input, i, url_marks, &LOOK_URL);
     let mut i = find(from);
-    // Where the search for a `?` before a `'` is to go on from: each octet
-    // is searched once, however many `'` there are.
-    let mut no_query_before = from;
+    // How far the path is known to hold no `?` ([`holds_query`]).
+    let mut searched = from;
     loop {
         match input.get(i) {
             Some(b'%') => match skip_normal_escapes(input, i) {
@@ -363,15 +362,31 @@ pub(crate) fn normal_until_fragment(input: &[u8], from: usize) -> usize {
                     false => i = find(i + 1),
                 }
             }
-            Some(b'\'') => match memchr::memchr(b'?', &input[no_query_before..i]) {
-                Some(_) => return i,
-                None => {
-                    no_query_before = i;
-                    i = find(i + 1);
-                }
+            Some(b'\'') => match holds_query(&input[..i], &mut searched) {
+                true => return i,
+                false => i = find(i + 1),
             },
             Some(&b) if plain_look(b) => i = find(i + 1),
             _ => return i,
+        }
+    }
+}
+
+/// Whether `text`, which is what comes before an `'`, holds a `?`: whether
+/// the `'` is in a query, where a client sends it as `%27` (step 6, and
+/// `matcher::url::client_url`). `searched` is how much of `text` is known
+/// to hold none, or where its first `?` is; it is moved on, so that each
+/// octet is searched once however many `'` follow.
+#[inline]
+fn holds_query(text: &[u8], searched: &mut usize) -> bool {
+    match memchr::memchr(b'?', &text[*searched..]) {
+        Some(at) => {
+            *searched += at;
+            true
+        }
+        None => {
+            *searched = text.len();
+            false
         }
     }
 }
@@ -470,10 +485,8 @@ pub(crate) struct LineValue {
     pub first_star: usize,
     /// The normal form ends with the `$` anchor ([`Mode::Pattern`] only).
     pub anchored: bool,
-    /// How much of the normal form is known to hold no `?` (`usize::MAX`:
-    /// it holds one), so that each octet is searched for one once, however
-    /// many `'` follow (step 6).
-    no_query_until: usize,
+    /// How far the normal form is searched for a `?` ([`holds_query`]).
+    query_searched: usize,
 }
 
 /// Normalises the value that starts at `body[start]` (leading spaces already
@@ -495,7 +508,7 @@ pub(crate) fn normalize_line_value(
         stop: start,
         first_star: 0,
         anchored: false,
-        no_query_until: 0,
+        query_searched: 0,
     };
     let mut i = start;
     loop {
@@ -612,14 +625,7 @@ fn line_octet(
         }
         b'\'' => {
             // Step 6: in a pattern's query, as a client sends it.
-            if v.no_query_until != usize::MAX {
-                let from = base + v.no_query_until;
-                v.no_query_until = match memchr::memchr(b'?', &out[from..]) {
-                    Some(_) => usize::MAX,
-                    None => out.len() - base,
-                };
-            }
-            if mode != Mode::Path && v.no_query_until == usize::MAX {
+            if mode != Mode::Path && holds_query(&out[base..], &mut v.query_searched) {
                 Replacement::Escape(b).write_to(out);
                 v.seen.rewritten = true;
             } else {
