@@ -668,6 +668,55 @@ async fn padding_after_the_content_coding_is_not_counted() {
     assert!(!robots.is_allowed("bot", format!("{base}/x")));
 }
 
+/// zlib data of exactly the cap's length, then a line end: the body is
+/// complete, with or without a length that counts the line end, and its
+/// last line (which has no line end) is kept. (It was taken for a body cut
+/// at the cap and its last rule dropped: the decoder learns that its data
+/// ended only from the octet after the end, which the cap kept from it.)
+#[tokio::test]
+async fn coded_data_ending_right_at_the_cap_then_padding_is_complete() {
+    let data = zlib_of_length(MIN_BODY_LIMIT, "\nDisallow: /last");
+    let body = [data, b"\n".to_vec()].concat();
+    for length in [format!("\r\nContent-Length: {}", body.len()), String::new()] {
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Encoding: deflate{length}");
+        let base = serve_raw(head.clone(), body.clone()).await;
+
+        let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
+
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{head}");
+        assert!(!outcome.truncated_at_cap(), "{head}");
+        assert_rules(&robots, &base);
+        assert!(!robots.is_allowed("bot", format!("{base}/last")), "{head}");
+    }
+}
+
+/// Stored (uncompressed) zlib data of exactly `length` octets: `RULES`,
+/// comment lines, then `last`.
+fn zlib_of_length(length: usize, last: &str) -> Vec<u8> {
+    let stored = |n: usize| {
+        let mut text = RULES.as_bytes().to_vec();
+        while text.len() < n {
+            text.extend_from_slice(b"# filler\n");
+        }
+        text.truncate(n);
+        text.extend_from_slice(last.as_bytes());
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::none());
+        z.write_all(&text).unwrap();
+        z.finish().unwrap()
+    };
+    // Each stored block adds a few octets of framing: home in on the length.
+    let mut n = length;
+    for _ in 0..10 {
+        let data = stored(n);
+        if data.len() == length {
+            return data;
+        }
+        n = (n + length).saturating_sub(data.len());
+    }
+    panic!("no stored zlib data of {length} octets");
+}
+
 /// A body with no octets is an empty file (no rules: allow all) whatever
 /// transfer coding its head names, as for content codings
 /// (`empty_bodies_are_empty_files_whatever_their_coding` in

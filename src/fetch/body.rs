@@ -22,6 +22,13 @@
 //! some servers append (a line end, zero padding), are neither decoded nor
 //! read: the body ends with the data, as it does in browsers and in the
 //! HTTP client's own decoder.
+//!
+//! A decoder learns that its data has ended only from what follows the
+//! end (a gzip member may be followed by another). So when coded data
+//! reaches the cap, up to [`PROBE_PAST_CAP`] octets past it are offered to
+//! the decoder to learn just that, with nothing they decode kept: data
+//! that ends at the cap, then padding, is complete, not cut there (which
+//! would drop its last line, RFC 9309 section 2.5).
 
 use std::io::{self, Write};
 
@@ -55,6 +62,13 @@ pub(crate) enum BodyError {
 /// The most a read allocates on a `Content-Length` alone: the default cap
 /// (500 KiB), more than nearly every robots.txt needs.
 const PREALLOCATE_MAX: usize = super::MIN_BODY_LIMIT;
+
+/// The most octets past the cap offered to a decoder whose coded data
+/// reached the cap, to learn whether that data ended there: more than
+/// any coding needs after its last octet of text (a gzip trailer is 8
+/// octets, a zlib one 4, an empty last deflate or brotli block one or
+/// two), and little to decode.
+const PROBE_PAST_CAP: usize = 1024;
 
 /// The content codings decoded here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -303,6 +317,16 @@ impl Sink {
                 Out::Keep(_) => false,
                 Out::Next(next) => next.decoder.sink().at_cap(),
             }
+    }
+
+    /// Keeps no more octets: the sink at the end of the chain refuses any
+    /// more (as full), while the sinks before it still hand theirs on, so
+    /// that each decoder can still tell where its data ends.
+    fn freeze(&mut self) {
+        match &mut self.out {
+            Out::Keep(_) => self.cap = self.taken,
+            Out::Next(next) => next.decoder.sink().freeze(),
+        }
     }
 
     /// The octets kept, at the end of the chain.
@@ -628,6 +652,8 @@ pub(crate) struct Reading {
     hint: u64,
     /// Octets taken so far, as sent.
     received: usize,
+    /// Octets past the cap offered to the decoder ([`PROBE_PAST_CAP`]).
+    probed: usize,
 }
 
 /// What reading a chunk leads to.
@@ -659,6 +685,7 @@ impl Reading {
             cap,
             hint,
             received: 0,
+            probed: 0,
         }
     }
 
@@ -687,21 +714,57 @@ impl Reading {
             Err(_) if self.decoder.sink().is_full() => return Ok(Read::Done { truncated: true }),
             Err(error) => return Err(self.failed(&error)),
         }
-        if self.decoder.sink().is_full() || take < chunk.len() {
+        if self.decoder.sink().is_full() {
             return Ok(Read::Done { truncated: true });
+        }
+        if take < chunk.len() {
+            return Ok(self.probe(&chunk[take..]));
         }
         // At the cap with more announced: done, without waiting for a chunk
         // that would only be dropped (a server stalling there would
-        // otherwise turn a long file into a timeout).
-        if self.received == self.cap && self.hint > self.cap as u64 {
+        // otherwise turn a long file into a timeout). Coded data may have
+        // ended at the cap, the rest padding: that is learnt from the next
+        // chunk.
+        if self.received == self.cap && self.hint > self.cap as u64 && !self.coded() {
             return Ok(Read::Done { truncated: true });
         }
         Ok(Read::More)
     }
 
+    /// Whether the body has a coding to undo, whose data may end before
+    /// the body does.
+    fn coded(&self) -> bool {
+        self.transfer != Coding::Identity || self.content != Coding::Identity
+    }
+
+    /// Offers octets `past` the cap to the decoder, only to learn whether
+    /// its data ended at the cap (the body is then complete); nothing they
+    /// decode to is kept ([`Sink::freeze`]). Plain octets past the cap are
+    /// data: cut there.
+    fn probe(&mut self, past: &[u8]) -> Read {
+        let n = past.len().min(PROBE_PAST_CAP - self.probed);
+        if !self.coded() || n == 0 {
+            return Read::Done { truncated: true };
+        }
+        self.probed += n;
+        self.decoder.sink().freeze();
+        match self.decoder.decode(&past[..n]) {
+            Ok(Fed::Ended) => Read::Done { truncated: false },
+            // Neither an end nor text yet (a gzip trailer split across
+            // chunks): read on, up to the probe's limit.
+            Ok(Fed::More) if self.probed < PROBE_PAST_CAP && !self.decoder.sink().is_full() => {
+                Read::More
+            }
+            // Text past the cap (refused by the frozen sink), no end within
+            // the limit, or data that does not decode past the cap, which
+            // would never be read: cut at the cap.
+            _ => Read::Done { truncated: true },
+        }
+    }
+
     /// The body ended: whether it was cut at the cap (`Ok(true)`: the end
-    /// of the coded data brought output past it), or `Err` if the coded
-    /// data stops short.
+    /// of the coded data brought output past it, or the data went on past
+    /// the cap), or `Err` if the coded data stops short.
     pub(crate) fn end(&mut self) -> Result<bool, String> {
         // No body at all, whatever its `Content-Encoding` says (a 204,
         // say): no rules, not data cut short.
@@ -710,7 +773,9 @@ impl Reading {
         }
         match self.decoder.finish() {
             Ok(()) => Ok(false),
-            Err(_) if self.decoder.sink().is_full() => Ok(true),
+            // The data went past the cap, and what follows the cap is never
+            // read: cut there, however the data ends.
+            Err(_) if self.decoder.sink().is_full() || self.probed > 0 => Ok(true),
             Err(error) => Err(self.failed(&error)),
         }
     }
@@ -1069,6 +1134,146 @@ mod tests {
         let mut reading = Reading::new(Coding::Gzip, Coding::Gzip, 512_000, 0);
         assert_eq!(reading.chunk(&both), Ok(Read::Done { truncated: false }));
         assert_eq!(reading.into_body(false).bytes, text);
+    }
+
+    /// Coded data that ends exactly at the cap, then a line end or zero
+    /// padding, in the same chunk or the next, with or without a length
+    /// announcing the padding, or with the cap inside a gzip trailer: the
+    /// body is complete, its last line kept. (It was reported cut at the cap, its last line dropped: the decoder
+    /// learns that its data ended only from an octet after the end, which
+    /// the cap kept from it.)
+    #[test]
+    fn coded_data_ending_at_the_cap_then_padding_is_complete() {
+        // A comment of random octets (no line ends), so that every
+        // coding's data is longer than the text (the cap bounds the text
+        // too).
+        let mut seed = 7u32;
+        let comment = (0..2_000).map(|_| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            match (seed >> 16) as u8 {
+                b'\n' | b'\r' => b'#',
+                octet => octet,
+            }
+        });
+        let text: Vec<u8> = b"User-agent: *\n# "
+            .iter()
+            .copied()
+            .chain(comment)
+            .chain(*b"\nDisallow: /a\nDisallow: /x")
+            .collect();
+        let text = &text[..];
+        let inner = coded(Coding::Deflate, false, text);
+        let cases = [
+            (
+                Coding::Identity,
+                Coding::Gzip,
+                coded(Coding::Gzip, false, text),
+            ),
+            (Coding::Identity, Coding::Deflate, inner.clone()),
+            (
+                Coding::Identity,
+                Coding::Deflate,
+                coded(Coding::Deflate, true, text),
+            ),
+            (
+                Coding::Identity,
+                Coding::Brotli,
+                coded(Coding::Brotli, false, text),
+            ),
+            (
+                Coding::Gzip,
+                Coding::Deflate,
+                coded(Coding::Gzip, false, &inner),
+            ),
+        ];
+        for (transfer, content, data) in cases {
+            let cap = data.len();
+            for padding in [&b"\n"[..], &[0; 4][..]] {
+                let body = [data.clone(), padding.to_vec()].concat();
+                for (cut, hint) in [(cap, 0), (cap, body.len()), (body.len(), 0), (3, 0)] {
+                    let mut reading = Reading::new(transfer, content, cap, hint as u64);
+                    let mut read = Read::More;
+                    for chunk in [&body[..cut], &body[cut..]] {
+                        read = reading.chunk(chunk).unwrap();
+                        if read != Read::More {
+                            break;
+                        }
+                    }
+                    let case =
+                        format!("{transfer:?}/{content:?} {padding:?} cut {cut} hint {hint}");
+                    assert_eq!(read, Read::Done { truncated: false }, "{case}");
+                    assert_eq!(reading.into_body(false).bytes, text, "{case}");
+                }
+            }
+        }
+        // The cap within a gzip trailer, the rest of it in two chunks:
+        // learnt complete when the padding comes.
+        let data = coded(Coding::Gzip, false, text);
+        let cap = data.len() - 4;
+        let mut reading = Reading::new(Coding::Identity, Coding::Gzip, cap, 0);
+        for chunk in [&data[..cap + 2], &data[cap + 2..]] {
+            assert_eq!(reading.chunk(chunk), Ok(Read::More));
+        }
+        assert_eq!(reading.chunk(b"\n"), Ok(Read::Done { truncated: false }));
+        assert_eq!(reading.into_body(false).bytes, text);
+        // The same, the body ending with the trailer: complete too; or in
+        // the trailer, past the cap: cut at the cap, not failed.
+        for (end, truncated) in [(data.len(), false), (data.len() - 1, true)] {
+            let mut reading = Reading::new(Coding::Identity, Coding::Gzip, cap, 0);
+            assert_eq!(reading.chunk(&data[..end]), Ok(Read::More));
+            assert_eq!(reading.end(), Ok(truncated));
+            assert_eq!(reading.into_body(truncated).bytes, text);
+        }
+    }
+
+    /// Coded data past the cap: cut there, and what the octets past the
+    /// cap decode to, offered to the decoder only to learn whether its data
+    /// ended, is not kept.
+    #[test]
+    fn coded_data_past_the_cap_is_cut_at_the_cap() {
+        // Random octets: the data decodes to fewer octets than it has, so
+        // the decoded text never reaches the cap first.
+        let mut seed = 1u32;
+        let text: Vec<u8> = (0..40_000)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                (seed >> 16) as u8
+            })
+            .collect();
+        for (coding, raw) in [
+            (Coding::Gzip, false),
+            (Coding::Deflate, false),
+            (Coding::Deflate, true),
+            (Coding::Brotli, false),
+        ] {
+            let data = coded(coding, raw, &text);
+            for cap in [data.len() / 3, data.len() - 20] {
+                // What the first `cap` octets decode to.
+                let mut alone = Reading::new(Coding::Identity, coding, cap, 0);
+                assert_eq!(alone.chunk(&data[..cap]), Ok(Read::More));
+                let kept = alone.into_body(true).bytes;
+                for split in [cap, data.len()] {
+                    let mut reading = Reading::new(Coding::Identity, coding, cap, 0);
+                    let mut read = Read::More;
+                    for chunk in [&data[..split], &data[split..], b"\n"] {
+                        read = reading.chunk(chunk).unwrap();
+                        if read != Read::More {
+                            break;
+                        }
+                    }
+                    assert_eq!(
+                        read,
+                        Read::Done { truncated: true },
+                        "{coding:?} {cap} {split}"
+                    );
+                    assert_eq!(
+                        reading.into_body(true).bytes,
+                        kept,
+                        "{coding:?} {cap} {split}"
+                    );
+                }
+            }
+        }
     }
 
     /// The window brotli declares (RFC 7932 section 9.1) is read as the
