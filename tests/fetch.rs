@@ -853,6 +853,36 @@ async fn content_codings_are_decoded_whatever_their_case() {
     }
 }
 
+/// A client of the caller's asks for gzip and deflate too, and a gzip body
+/// is decoded once, whoever decodes it: the fetcher, for a client from
+/// `client_builder`, or reqwest, for one that decodes itself. (A client from
+/// `client_builder` sent no `Accept-Encoding`, so servers sent plain text.)
+#[tokio::test]
+async fn a_client_of_the_callers_asks_for_compressed_bodies() {
+    let clients = [
+        Fetcher::client_builder().no_proxy().build().unwrap(),
+        reqwest::Client::builder().no_proxy().build().unwrap(),
+    ];
+    for (which, client) in clients.into_iter().enumerate() {
+        let server = serve(
+            ResponseTemplate::new(200)
+                .set_body_raw(encoded("gzip"), "text/plain")
+                .insert_header("content-encoding", "gzip"),
+        )
+        .await;
+        let fetcher = Fetcher::builder().client(client).build().unwrap();
+
+        let robots = fetcher.fetch(server.uri()).await.unwrap();
+
+        assert_eq!(result(&robots), &FetchResult::Fetched, "client {which}");
+        assert_eq!(robots.fetch_outcome().unwrap().body_bytes(), RULES.len());
+        assert_rules(&robots, &server.uri());
+        let request = &server.received_requests().await.unwrap()[0];
+        let encodings = request.headers.get("accept-encoding").unwrap();
+        assert_eq!(encodings, "gzip, deflate", "client {which}");
+    }
+}
+
 /// Empty elements of the `Content-Encoding` list, and an empty header, add
 /// no coding: RFC 9110 section 5.6.1.2 has a recipient ignore them. (They
 /// were read as a coding named "", not supported: a plain or gzip file

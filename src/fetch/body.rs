@@ -79,7 +79,7 @@ pub(crate) enum Coding {
     Brotli,
 }
 
-/// What the fetcher's own client sends as `Accept-Encoding`: not `br`,
+/// What the fetcher's requests send as `Accept-Encoding`: not `br`,
 /// whose decoder holds the window the stream declares, up to 16 MiB
 /// (RFC 7932 section 9.1), whatever the body limit. A brotli body sent
 /// anyway is decoded only within [`MAX_BROTLI_WINDOW`].

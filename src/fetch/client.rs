@@ -70,9 +70,6 @@ pub(crate) struct Config {
     pub(crate) too_many_requests_as_unavailable: bool,
     pub(crate) auth_errors_disallow: bool,
     pub(crate) unreachable_ttl: Duration,
-    /// The client is the fetcher's own, which leaves content codings to
-    /// the fetcher (`body`): requests then say which it accepts.
-    pub(crate) decodes: bool,
     /// How the fetcher's own client picks a proxy for a URL: reqwest's own
     /// matcher, built from the same settings, so that an outcome can name
     /// the proxy a request went through. `None` for direct requests, and
@@ -452,7 +449,9 @@ impl FetcherBuilder {
 
     /// Uses this client for requests, e.g. to share a connection pool or
     /// to trust other certificate authorities; build it from
-    /// [`Fetcher::client_builder`]. Its pool is used as it is configured:
+    /// [`Fetcher::client_builder`]. Requests ask for gzip and deflate, as
+    /// the fetcher's own do, and the fetcher decodes them within the body
+    /// limit. Its pool is used as it is configured:
     /// reqwest keeps every idle connection for 90 s by default, a socket for
     /// each origin fetched in that time (see above for why the fetcher's
     /// own client keeps none; `pool_max_idle_per_host(0)` does the same).
@@ -632,7 +631,6 @@ impl FetcherBuilder {
                 ),
             ));
         }
-        let decodes = self.client.is_none();
         if self.client.is_some() && self.connect_timeout.is_some() {
             return Err(invalid(
                 "connect_timeout",
@@ -706,7 +704,6 @@ impl FetcherBuilder {
                 too_many_requests_as_unavailable: self.too_many_requests_as_unavailable,
                 auth_errors_disallow: self.auth_errors_disallow,
                 unreachable_ttl: self.unreachable_ttl,
-                decodes,
                 proxies,
                 // (A bound past what a semaphore holds is no bound.)
                 slots: self

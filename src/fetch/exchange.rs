@@ -181,12 +181,11 @@ async fn exchange(
             .client
             .get(progress.url.clone())
             .header(USER_AGENT, config.user_agent.clone())
-            .header(ACCEPT, "text/plain");
-        if config.decodes {
-            // The fetcher's own client decodes nothing: `body` does, within
-            // the body limit.
-            request = request.header(ACCEPT_ENCODING, body::ACCEPTED_CODINGS);
-        }
+            .header(ACCEPT, "text/plain")
+            // `body` decodes these, within the body limit. (A client that
+            // decodes them itself, not built from `client_builder`, still
+            // does: reqwest decodes what it is configured to, whoever asked.)
+            .header(ACCEPT_ENCODING, body::ACCEPTED_CODINGS);
         // Validators belong to the URL that served the stored rules.
         let conditional = validators.filter(|v| v.final_url == progress.url);
         if let Some(stored) = conditional {
