@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | body | [`MAX_BODY_LEN`] = 1 GiB (after transcoding a UTF-16 body, too) | the rest is ignored, and the line it cuts: the parsed form uses 32-bit offsets |
 //! | body, when asked | [`ParseOptions::body_limit`](crate::ParseOptions::body_limit): none by default; [`MIN_BODY_LIMIT`] (500 KiB) is what RFC 9309 section 2.5 asks crawlers to parse at least | the complete lines within the limit are parsed, as the fetcher parses a body cut at its limit; a line cut short is dropped |
-//! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning, unless the rest is comment |
+//! | line length | [`MAX_LINE_LEN`] = 16,663 octets | the rest of the line is ignored, as in Google's parser; a [`WarningKind::LineTooLong`](crate::WarningKind::LineTooLong) warning, unless the rest is whitespace or comment |
 //! | a NUL octet in a line | | the rest of the line is ignored; a [`WarningKind::NulByte`](crate::WarningKind::NulByte) warning |
 //! | rules, groups, user-agents, sitemaps per file | none | memory and parse time grow linearly with the body: at most about 3 octets of patterns per body octet, plus 4 to 5 octets per rule (8 more for a rule written other than in its normal form, or 15 lines or more after the rule before it) |
 //! | `Crawl-delay`, `Request-rate` | [`MAX_CRAWL_DELAY`] = 1 day | a longer delay (`Crawl-delay: 1e19`, `Request-rate: 1/99999999`) is read as 1 day, so that a crawler adding it to an `Instant` cannot overflow; [`RequestRate::per`](crate::RequestRate::per) keeps the value as written, up to `u64::MAX` seconds |

@@ -113,7 +113,7 @@ pub enum WarningKind {
     SitemapNotUrl,
     /// A line longer than [`MAX_LINE_LEN`](crate::limits::MAX_LINE_LEN); the rest
     /// was ignored, as Google's parser does. (Not given when the rest is
-    /// part of a comment, which loses nothing.)
+    /// whitespace or part of a comment, which loses nothing.)
     LineTooLong,
     /// A NUL byte; the rest of the line was ignored.
     NulByte,

@@ -750,6 +750,11 @@ fn very_long_lines_are_cut_like_googles_parser() {
     let robots = Robots::parse(&body);
     assert!(!robots.is_allowed("bot", "/x"));
     assert!(robots.warnings().is_empty(), "{:?}", robots.warnings());
+    // Nor does one cut in the spaces that trimming drops, then a comment.
+    let body = format!("User-agent: *\nDisallow: /x{}# why\n", " ".repeat(limit));
+    let robots = Robots::parse(&body);
+    assert!(!robots.is_allowed("bot", "/x"));
+    assert!(robots.warnings().is_empty(), "{:?}", robots.warnings());
 }
 
 #[test]

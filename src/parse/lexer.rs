@@ -463,9 +463,14 @@ impl<'a> Iterator for Lines<'a> {
         }
         self.pos = next;
         self.number = self.number.saturating_add(1);
-        // Cut with more than a comment past the cut (a comment starting at
-        // the limit or before it loses nothing).
-        let too_long = end > MAX_LINE_LEN && comment.is_none_or(|i| i > MAX_LINE_LEN);
+        // Cut with more than whitespace and a comment past the cut (a
+        // comment starting at the limit or before it loses nothing, nor do
+        // the spaces that trimming would drop). Only lines past the limit
+        // are searched, each once.
+        let too_long = end > MAX_LINE_LEN
+            && rest[MAX_LINE_LEN..comment.map_or(end, |i| i.max(MAX_LINE_LEN))]
+                .iter()
+                .any(|&b| !is_space(b));
         let mut line = &rest[..end.min(MAX_LINE_LEN)];
         // A NUL ends the line (and is reported even inside a comment).
         let nul = match memchr(0, line) {
@@ -594,6 +599,14 @@ mod tests {
             assert_eq!(l.too_long, at > MAX_LINE_LEN, "{at}");
             assert_eq!(l.content.len(), at.min(MAX_LINE_LEN), "{at}");
         }
+        // Past the limit, only spaces and tabs (which trimming drops), or
+        // those then a comment: nothing lost. (It was a `LineTooLong`.)
+        for tail in [&b"  \t "[..], b" # why", b" x"] {
+            let mut line = vec![b'a'; MAX_LINE_LEN];
+            line.extend_from_slice(tail);
+            let l = Lines::new(&line).next().unwrap();
+            assert_eq!(l.too_long, tail.ends_with(b"x"), "{tail:?}");
+        }
     }
 
     /// The lexer as first written: cut at the line end, the length limit,
@@ -616,8 +629,12 @@ mod tests {
             }
             number += 1;
             let mut line = &rest[..end];
-            let too_long =
-                line.len() > MAX_LINE_LEN && memchr(b'#', &line[..=MAX_LINE_LEN]).is_none();
+            let too_long = line.len() > MAX_LINE_LEN
+                && memchr(b'#', &line[..=MAX_LINE_LEN]).is_none()
+                && line[MAX_LINE_LEN..]
+                    .split(|&b| b == b'#')
+                    .next()
+                    .is_some_and(|lost| !trim(lost).is_empty());
             line = &line[..line.len().min(MAX_LINE_LEN)];
             let nul = memchr(0, line).inspect(|&i| line = &line[..i]).is_some();
             if let Some(i) = memchr(b'#', line) {
@@ -634,7 +651,7 @@ mod tests {
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
                     "a", "Disallow: /x", " ", "#", "\n", "\r", "\r\n", "\0", ":", "\u{feff}",
-                    "#c\0", "\t",
+                    "#c\0", "\t", "  \t  ",
                 ][..]),
                 0..40,
             ),
