@@ -88,13 +88,22 @@ fn has_overlong_label(value: &str) -> bool {
 /// to the URL the file came from).
 ///
 /// Most values are plain (`https://www.example.com/sitemap.xml`) and are
-/// told by [`plain_http_url`]; the rest go through [`sitemap_url`] itself,
+/// told by [`plain_http_url`], or paths, which are all URLs; the rest go
+/// through [`sitemap_url`] itself,
 /// so that a value the URL parser refuses (`https://`,
 /// `https://ex<ample.com/`, `http://[::1/`, a port past 65535) gets the
 /// warning too.
 pub(crate) fn is_fetchable(value: &[u8]) -> bool {
-    if memchr::memchr2(b' ', b'\t', value).is_none() && plain_http_url(value) {
-        return true;
+    if memchr::memchr2(b' ', b'\t', value).is_none() {
+        match value {
+            // A path, not `//host` or `/\host`: joined to a base, it parses
+            // whatever it holds (the URL parser percent-encodes a path,
+            // and refuses none).
+            [b'/', second, ..] if !matches!(second, b'/' | b'\\') => return true,
+            [b'/'] => return true,
+            _ if plain_http_url(value) => return true,
+            _ => {}
+        }
     }
     // Joined to an http base, as a path is to the file's URL (http or
     // https alike: they join a path the same way).
@@ -315,6 +324,14 @@ mod tests {
         ) {
             let value = value.trim();
             prop_assume!(!value.is_empty());
+            prop_assert_eq!(is_fetchable(value.as_bytes()), kept(value), "{}", value);
+        }
+
+        /// A path of any characters (but the space and tab that end a value
+        /// or make it no URL) is a URL, as `sitemap_urls` reads it.
+        #[test]
+        fn paths_are_what_sitemap_urls_keeps(value in "/[^ \t\r\n]{0,12}") {
+            let value = value.trim_end();
             prop_assert_eq!(is_fetchable(value.as_bytes()), kept(value), "{}", value);
         }
     }
