@@ -483,8 +483,10 @@ impl FetcherBuilder {
     /// `http://` when it has no scheme) or a SOCKS proxy (`socks4://`,
     /// `socks4a://`, `socks5://`, or `socks5h://` to have the proxy resolve
     /// host names), with `user:password@` for authentication.
-    /// [`build`](Self::build) refuses another scheme, or this together with
-    /// [`client`](Self::client), whose own proxy settings apply.
+    /// [`build`](Self::build) refuses another scheme, a host holding
+    /// characters no HTTP client can send (`{`, `"`, ...: the URL standard
+    /// keeps them), or this together with [`client`](Self::client), whose
+    /// own proxy settings apply.
     ///
     /// ```
     /// let fetcher = keepout::Fetcher::builder()
@@ -745,6 +747,15 @@ fn proxy_url(text: &str) -> Result<Url, String> {
     if url.host().is_none() {
         return Err(format!("{}: no host", redacted(&url)));
     }
+    if !super::target::is_sendable(&url) {
+        // The URL standard keeps `{`, `"`, ... in a host; the HTTP client's
+        // proxy matcher cannot read such a URL, and would then send every
+        // request straight to the site.
+        return Err(format!(
+            "{}: the host holds characters no HTTP client can send",
+            redacted(&url)
+        ));
+    }
     Ok(url)
 }
 
@@ -989,6 +1000,16 @@ mod tests {
             ),
             (Fetcher::builder().proxy("not a url"), "not a URL"),
             (Fetcher::builder().proxy("http://:secret@/"), "not a URL"),
+            // Kept by the URL parser, unreadable to reqwest's proxy matcher,
+            // which then sent requests straight to the site.
+            (
+                Fetcher::builder().proxy("http://user:secret@a{b}.internal:3128"),
+                "user:***@a{b}.internal:3128/: the host holds characters",
+            ),
+            (
+                Fetcher::builder().proxy("socks5h://a`b:1080"),
+                "the host holds characters",
+            ),
             (
                 Fetcher::builder().proxy("ftp://user:secret@proxy.internal:1080"),
                 "ftp://user:***@proxy.internal:1080",
