@@ -48,16 +48,21 @@ pub(crate) fn unreachable_expiry(
 }
 
 /// The delay a `Retry-After` header asks for (RFC 9110 section 10.2.3:
-/// seconds or an HTTP-date), from `now`, capped at 24 h; `None` without a
-/// readable one.
+/// seconds or an HTTP-date), capped at 24 h; `None` without a readable
+/// one. A date is measured from the response's `Date` when it has one, as
+/// `Expires` is, so that the server's clock running behind or ahead of
+/// this one (received at `now`) changes nothing.
 pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?;
     let text = value.to_str().unwrap_or_default().trim();
     let delay = match delta_seconds(text) {
         Some(secs) => Duration::from_secs(secs),
-        None => http_date(value)?
-            .duration_since(now)
-            .unwrap_or(Duration::ZERO),
+        None => {
+            let base = headers.get(DATE).and_then(http_date).unwrap_or(now);
+            http_date(value)?
+                .duration_since(base)
+                .unwrap_or(Duration::ZERO)
+        }
     };
     Some(delay.min(MAX_FRESHNESS))
 }
@@ -372,6 +377,26 @@ mod tests {
             after(&[("retry-after", "Tue, 14 Nov 2023 22:23:20 GMT")]),
             Duration::from_secs(600)
         );
+        // A date is measured from the server's own `Date`: a server an
+        // hour behind this clock, or a day, still gets the ten minutes it
+        // asked for. (From this clock, the first was 70 minutes, and the
+        // second a date already past: retried at once.)
+        for (date, retry) in [
+            (
+                "Tue, 14 Nov 2023 23:13:20 GMT",
+                "Tue, 14 Nov 2023 23:23:20 GMT",
+            ),
+            (
+                "Mon, 13 Nov 2023 22:13:20 GMT",
+                "Mon, 13 Nov 2023 22:23:20 GMT",
+            ),
+        ] {
+            assert_eq!(
+                after(&[("date", date), ("retry-after", retry)]),
+                Duration::from_secs(600),
+                "{date}"
+            );
+        }
         assert_eq!(after(&[("retry-after", "whenever")]), hour);
         assert_eq!(
             retry_after(&headers(&[("retry-after", " 90 ")]), now),
