@@ -15,8 +15,9 @@ use crate::Error;
 ///
 /// # Errors
 ///
-/// [`Error::InvalidUrl`] for a string that is not an absolute URL, or
-/// whose host cannot be sent in a request; [`Error::UnsupportedScheme`]
+/// [`Error::InvalidUrl`] for a string that is not an absolute URL (a host
+/// and port alone, `localhost:8080`, among them), whose host cannot be
+/// sent in a request, or whose port is 0; [`Error::UnsupportedScheme`]
 /// for a scheme but `http` and `https`; [`Error::NoHost`] for a URL
 /// without a host.
 ///
@@ -151,6 +152,19 @@ fn relative_reason(input: &str) -> String {
             );
         }
     }
+    // `http//host`: the scheme's colon left out.
+    for scheme in ["http", "https"] {
+        let with_slashes = host_and_path.get(..scheme.len() + 2);
+        if with_slashes.is_some_and(|s| s.eq_ignore_ascii_case(&format!("{scheme}//"))) {
+            let (scheme, rest) = host_and_path.split_at(scheme.len());
+            let fixed = format!("{scheme}:{rest}");
+            if Url::parse(&fixed).is_ok() {
+                return format!(
+                    "no ':' after the scheme: an absolute http or https URL is needed, such as {fixed:?}"
+                );
+            }
+        }
+    }
     let reason = "no scheme: an absolute http or https URL is needed";
     // A host and path written without the scheme: say how to write it.
     let with_scheme = format!("https://{host_and_path}");
@@ -160,6 +174,23 @@ fn relative_reason(input: &str) -> String {
         Ok(_) => format!("{reason}, such as {with_scheme:?}"),
         Err(_) => reason.to_owned(),
     }
+}
+
+/// Whether `input` reads as a host and port with no scheme: a "scheme"
+/// that is a host name (`localhost`, or holding a `.`, which `tel:1234`
+/// does not), then `:`, then one to five digits, then the end, `/`, `?`
+/// or `#`.
+fn host_and_port(input: &str) -> bool {
+    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    let Some((host, rest)) = trimmed.split_once(':') else {
+        return false;
+    };
+    if !(host.contains('.') || host.eq_ignore_ascii_case("localhost")) {
+        return false;
+    }
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=5).contains(&digits)
+        && matches!(rest.as_bytes().get(digits), None | Some(b'/' | b'?' | b'#'))
 }
 
 /// Parses `input` and checks that it can have a robots.txt.
@@ -178,6 +209,14 @@ pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
         },
     })?;
     if !matches!(url.scheme(), "http" | "https") {
+        if host_and_port(input) {
+            // `localhost:8080`, `example.com:80/a`: the URL standard reads
+            // the host as a scheme, but the input names a host and port.
+            return Err(Error::InvalidUrl {
+                input: input.to_owned(),
+                reason: relative_reason(input),
+            });
+        }
         return Err(Error::UnsupportedScheme {
             input: input.to_owned(),
             scheme: url.scheme().to_owned(),
@@ -186,6 +225,14 @@ pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
     if url.host_str().is_none_or(str::is_empty) {
         return Err(Error::NoHost {
             input: input.to_owned(),
+        });
+    }
+    if url.port() == Some(0) {
+        // No server listens there: not a site to fetch, nor to keep the
+        // failure of (disallow all) for the origin.
+        return Err(Error::InvalidUrl {
+            input: input.to_owned(),
+            reason: "port 0, which no server can listen on".to_owned(),
         });
     }
     // Only the robots.txt URL is requested: a path, query or fragment too
@@ -294,6 +341,40 @@ mod tests {
             "no scheme: an absolute http or https URL is needed, such as \"https://example.com/x\""
         );
         assert!(reason("///x").starts_with("a path, with no scheme or host"));
+        // A host and port, which the URL standard reads as a scheme and a
+        // path (it was refused as the scheme "localhost").
+        for (input, fixed) in [
+            ("localhost:8080", "https://localhost:8080"),
+            ("example.com:80/about", "https://example.com:80/about"),
+            ("127.0.0.1:3000?x", "https://127.0.0.1:3000?x"),
+        ] {
+            let want =
+                format!("no scheme: an absolute http or https URL is needed, such as {fixed:?}");
+            assert_eq!(reason(input), want);
+        }
+        // The scheme's colon left out (it was given a second scheme:
+        // "https://http//example.com/x").
+        assert_eq!(
+            reason("http//example.com/x"),
+            "no ':' after the scheme: an absolute http or https URL is needed, such as \"http://example.com/x\""
+        );
+        assert_eq!(
+            reason("HTTPS//example.com"),
+            "no ':' after the scheme: an absolute http or https URL is needed, such as \"HTTPS://example.com\""
+        );
+        // Port 0, where no server listens.
+        assert_eq!(
+            reason("http://example.com:0/a"),
+            "port 0, which no server can listen on"
+        );
+        assert!(origin_key("http://127.0.0.1:0/").is_err());
+        // Schemes stay schemes.
+        for input in ["mailto:a@example.com", "tel:1234", "urn:isbn:0451450523"] {
+            assert!(
+                matches!(robots_url(input), Err(Error::UnsupportedScheme { .. })),
+                "{input}"
+            );
+        }
     }
 
     #[test]
