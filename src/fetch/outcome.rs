@@ -366,10 +366,20 @@ impl UnavailableReason {
     }
 }
 
+/// `HTTP 503 Service Unavailable`, or `HTTP 520` for a code HTTP names no
+/// reason for (rather than the `http` crate's `520 <unknown status code>`,
+/// which reads as if the code itself were not known).
+fn write_status(f: &mut fmt::Formatter<'_>, status: StatusCode) -> fmt::Result {
+    match status.canonical_reason() {
+        Some(reason) => write!(f, "HTTP {} {reason}", status.as_u16()),
+        None => write!(f, "HTTP {}", status.as_u16()),
+    }
+}
+
 impl fmt::Display for UnavailableReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnavailableReason::Status(status) => write!(f, "HTTP {status}"),
+            UnavailableReason::Status(status) => write_status(f, *status),
             UnavailableReason::TooManyRedirects => f.write_str("too many redirects"),
             UnavailableReason::RedirectLoop => f.write_str("redirect loop"),
             UnavailableReason::MissingLocation => f.write_str("redirect without Location"),
@@ -398,7 +408,8 @@ impl fmt::Display for UnavailableReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnreachableReason {
-    /// A 5xx status; also 429 Too Many Requests, 401/403 when the
+    /// A 5xx status; also 407 Proxy Authentication Required (the proxy
+    /// refused: the site was never asked), 429 Too Many Requests, 401/403 when the
     /// fetcher is configured to treat them as disallow-all, and a final
     /// status in no class HTTP defines for one (an unasked-for 101, 600
     /// to 999), as [`limits`](crate::limits) says.
@@ -444,7 +455,7 @@ impl UnreachableReason {
 impl fmt::Display for UnreachableReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnreachableReason::Status(status) => write!(f, "HTTP {status}"),
+            UnreachableReason::Status(status) => write_status(f, *status),
             UnreachableReason::Timeout => f.write_str("timed out"),
             UnreachableReason::Connect(why) => write!(f, "connection failed: {why}"),
             UnreachableReason::Dns(why) => write!(f, "DNS lookup failed: {why}"),
@@ -519,6 +530,24 @@ mod tests {
              invalid peer certificate: UnknownIssuer; after 1 redirect to \
              https://www.e.example/robots.txt"
         );
+    }
+
+    /// A status code HTTP names no reason for is shown as its number (it
+    /// was `HTTP 520 <unknown status code>`, as if the code were unknown).
+    #[test]
+    fn display_of_a_status_without_a_reason_is_its_number() {
+        let status = |code| StatusCode::from_u16(code).unwrap();
+        for (code, shown) in [
+            (503, "HTTP 503 Service Unavailable"),
+            (407, "HTTP 407 Proxy Authentication Required"),
+            (520, "HTTP 520"),
+            (999, "HTTP 999"),
+        ] {
+            let why = UnreachableReason::Status(status(code));
+            assert_eq!(why.to_string(), shown);
+        }
+        let why = UnavailableReason::Status(status(420));
+        assert_eq!(why.to_string(), "HTTP 420");
     }
 
     /// Of a stale copy, the redirects and truncation are the copy's: they
