@@ -230,8 +230,15 @@ fn html_page(robots: &keepout::Robots) -> Option<&keepout::Record> {
 /// ten such groups in the corpus, blocklists of `Disallow: /`).
 fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
     let groups: Vec<_> = robots.groups().collect();
-    // What each group says, computed when first compared.
-    let mut says: Vec<Option<Says>> = vec![None; groups.len()];
+    // What each group says, as an id shared by the groups that say the
+    // same, found when the group is first compared, and only then (most
+    // groups never are): once a group, so that comparing two groups is
+    // comparing two numbers, however many rules they hold. A group naming
+    // thousands of crawlers, each named first by a group of its own, is
+    // compared with each of those groups; comparing their rules each time
+    // made such a file take time super-linear in its size.
+    let mut class: Vec<Option<usize>> = vec![None; groups.len()];
+    let mut classes: HashMap<Says, usize> = HashMap::new();
     // Lower-cased token -> index of the first group naming it.
     let mut first: HashMap<String, usize> = HashMap::new();
     let mut lints = Vec::new();
@@ -242,7 +249,6 @@ fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
         let mut again: Vec<String> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
         let mut earlier: BTreeSet<u32> = BTreeSet::new();
-        let mut differs_from: HashMap<usize, bool> = HashMap::new();
         for (written, token) in g.agents().zip(g.product_tokens()) {
             if token.is_empty() {
                 continue;
@@ -250,17 +256,13 @@ fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
             let key = token.to_ascii_lowercase();
             match first.get(&key) {
                 Some(&j) if j != i => {
-                    // Compared once per pair of groups, as a group may
-                    // name thousands the other names too.
-                    let differs = *differs_from.entry(j).or_insert_with(|| {
-                        for k in [i, j] {
-                            if says[k].is_none() {
-                                says[k] = Some(Says::of(&groups[k]));
-                            }
-                        }
-                        says[i] != says[j]
+                    let [ci, cj] = [i, j].map(|k| {
+                        *class[k].get_or_insert_with(|| {
+                            let next = classes.len();
+                            *classes.entry(Says::of(&groups[k])).or_insert(next)
+                        })
                     });
-                    if differs && seen.insert(key) {
+                    if ci != cj && seen.insert(key) {
                         earlier.insert(groups[j].line());
                         again.push(token_as_read(written, token));
                     }
@@ -293,14 +295,28 @@ fn named_again(robots: &keepout::Robots) -> Vec<Lint> {
 
 /// What a group tells its crawlers: its rules as matched (a set, as merging
 /// takes their union), crawl delay and request rate.
-#[derive(Clone, PartialEq)]
+#[derive(PartialEq, Eq)]
 struct Says {
     rules: BTreeSet<(bool, String)>,
     crawl_delay: Option<std::time::Duration>,
     request_rate: Option<keepout::RequestRate>,
 }
 
+/// By hand, as `RequestRate` has no `Hash`: its parts are hashed instead
+/// (all integers; a field it gains is compared by `Eq` still, so equal
+/// values keep equal hashes).
+impl std::hash::Hash for Says {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rules.hash(state);
+        self.crawl_delay.hash(state);
+        self.request_rate
+            .map(|r| (r.requests, r.per, r.window))
+            .hash(state);
+    }
+}
+
 impl Says {
+    /// What `g` says (its rules' patterns normalized, as they are matched).
     fn of(g: &keepout::GroupView<'_>) -> Says {
         Says {
             rules: g
