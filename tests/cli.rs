@@ -771,6 +771,53 @@ async fn bad_input_exits_2_with_one_line() {
     assert!(run.stderr.contains("--agent"), "{}", run.stderr);
 }
 
+/// A URL typed without its `//`, or its scheme, is read as a local path:
+/// when no such file is there, the error says how to fetch it instead. A
+/// missing path that reads as no URL (a file name such as `robots.txt`
+/// among them) gets the error alone.
+#[tokio::test]
+async fn a_missing_file_that_reads_as_a_url_says_how_to_fetch_it() {
+    // Relative paths, from the package root, where none of them is.
+    let show = |path: &'static str| vec!["show", path];
+    let check = |path: &'static str| vec!["check", "-a", "SomeBot", "-r", path, "https://e.com/"];
+    for (args, path, hint) in [
+        (show("example.com"), "example.com", "https://example.com/"),
+        (
+            show("https:example.com/robots.txt"),
+            "https:example.com/robots.txt",
+            "https://example.com/robots.txt",
+        ),
+        (
+            show("HTTP:/example.com"),
+            "HTTP:/example.com",
+            "http://example.com",
+        ),
+        (
+            show("example.com:8080/robots.txt"),
+            "example.com:8080/robots.txt",
+            "https://example.com:8080/robots.txt",
+        ),
+        (check("https:/e.com"), "https:/e.com", "https://e.com"),
+    ] {
+        let run = keepout(&args, "").await;
+        run.assert_bad_input(&format!("cannot read robots.txt file {path:?}: "));
+        // After the system's words for a missing file.
+        let hint = format!(" (to fetch it, give a URL: {hint})");
+        assert!(run.stderr.trim_end().ends_with(&hint), "{}", run.stderr);
+    }
+    for path in [
+        "no/such/file.txt",
+        "robots.txt",
+        "./example.com",
+        "/no/such/example.com",
+        "https:",
+    ] {
+        let run = keepout(&show(path), "").await;
+        run.assert_bad_input(&format!("cannot read robots.txt file {path:?}"));
+        assert!(!run.stderr.contains("to fetch it"), "{}", run.stderr);
+    }
+}
+
 // --- fetching each origin's robots.txt ---
 
 #[tokio::test]

@@ -74,8 +74,20 @@ impl Source {
                 ));
             }
         };
-        let local =
-            read.map_err(|e| Failure::Input(format!("cannot read robots.txt file {name:?}: {e}")))?;
+        let local = read.map_err(|e| {
+            // A URL typed without its `//` (or its scheme) is read as a
+            // path: say how to fetch it, where the error alone reads as a
+            // missing file.
+            let hint = match (e.kind(), self) {
+                (std::io::ErrorKind::NotFound, Source::File(path)) => path
+                    .to_str()
+                    .and_then(url_for)
+                    .map(|url| format!(" (to fetch it, give a URL: {url})"))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            Failure::Input(format!("cannot read robots.txt file {name:?}: {e}{hint}"))
+        })?;
         let cap_line = cap_line(&local.bytes, local.len);
         // Section 2.5: what a fetch would parse of a file over the limit is
         // its complete lines within it.
@@ -95,6 +107,62 @@ impl Source {
             }),
         })
     }
+}
+
+/// The URL meant by a path that reads as one with no `//`, for a file that
+/// is not there: `https:example.com/x` or `HTTP:/example.com` (scheme
+/// lower-cased, slashes made two), or a host name and perhaps a path,
+/// `example.com`, `example.com:8080/robots.txt`, `127.0.0.1` (`https://`
+/// before it, and `/` after a bare host). A host name here is two labels
+/// or more of ASCII letters, digits and `-`, joined by dots, the last
+/// starting with a letter (a top-level domain; but not `txt` or `xml`:
+/// `robots.txt` names a file), or four labels of digits (an IPv4 address).
+/// `None` for other paths (`no/such/file`, `./example.com`), or when the
+/// URL could have no robots.txt.
+fn url_for(path: &str) -> Option<String> {
+    let scheme = ["https", "http"].into_iter().find(|scheme| {
+        path.get(..=scheme.len())
+            .is_some_and(|prefix| prefix.eq_ignore_ascii_case(&format!("{scheme}:")))
+    });
+    let url = match scheme {
+        Some(scheme) => {
+            let rest = path[scheme.len() + 1..].trim_start_matches('/');
+            format!("{scheme}://{rest}")
+        }
+        None => {
+            let (host_port, path_part) = match path.find('/') {
+                Some(slash) => path.split_at(slash),
+                None => (path, "/"),
+            };
+            let host = match host_port.split_once(':') {
+                Some((host, port))
+                    if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    host
+                }
+                Some(_) => return None,
+                None => host_port,
+            };
+            let labels: Vec<&str> = host.split('.').collect();
+            let label_ok = |l: &&str| {
+                !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            };
+            let last = labels.last()?;
+            // File extensions that are no top-level domain: most files
+            // named here are a `robots.txt`.
+            const EXTENSIONS: [&str; 5] = ["txt", "xml", "html", "htm", "json"];
+            let tld = last.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !EXTENSIONS.iter().any(|e| last.eq_ignore_ascii_case(e));
+            let ipv4 =
+                labels.len() == 4 && labels.iter().all(|l| l.bytes().all(|b| b.is_ascii_digit()));
+            if labels.len() < 2 || !labels.iter().all(label_ok) || !(tld || ipv4) {
+                return None;
+            }
+            format!("https://{host_port}{path_part}")
+        }
+    };
+    keepout::fetch::robots_url(&url).ok()?;
+    Some(url)
 }
 
 /// Runs a blocking read on tokio's blocking threads: a slow stdin or
@@ -295,6 +363,48 @@ mod tests {
             let parser = keepout::__fuzz::utf16_by_shape(&body)
                 .map(|e| usize::from(e == encoding_rs::UTF_16BE));
             proptest::prop_assert_eq!(utf16_low(&body), parser);
+        }
+    }
+
+    /// Which missing paths read as URLs, and the URL each is given for.
+    #[test]
+    fn url_for_reads_a_url_without_its_slashes() {
+        for (path, url) in [
+            ("example.com", "https://example.com/"),
+            ("www.Example.co.uk/a/b?q", "https://www.Example.co.uk/a/b?q"),
+            ("example.com:8080", "https://example.com:8080/"),
+            ("127.0.0.1:8000/x", "https://127.0.0.1:8000/x"),
+            ("xn--bcher-kva.example", "https://xn--bcher-kva.example/"),
+            ("https:example.com", "https://example.com"),
+            ("hTTps:///example.com/x", "https://example.com/x"),
+            ("http:example.com", "http://example.com"),
+        ] {
+            assert_eq!(url_for(path).as_deref(), Some(url), "{path}");
+        }
+        for path in [
+            "robots.txt",
+            "Robots.TXT",
+            "rules.xml",
+            "sitemap.JSON",
+            "no/such/file.txt",
+            "./example.com",
+            "/example.com",
+            ".example.com",
+            "example..com",
+            "example.com:",
+            "example.com:x",
+            "example.com.",
+            "exa mple.com",
+            "exa_mple.com",
+            "1.2.3",
+            "1.2.3.4.5",
+            "localhost",
+            "https:",
+            "http:/",
+            "ftp:example.com",
+            "éxample.com",
+        ] {
+            assert_eq!(url_for(path), None, "{path}");
         }
     }
 
