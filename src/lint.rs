@@ -107,7 +107,8 @@ pub enum WarningKind {
     /// A sitemap value that is neither an http(s) URL (one a URL parser
     /// takes: not `https://` alone) nor a path (`sitemap.xml`), or that
     /// holds a space or tab (`https://example.com/a.xml more`), or whose
-    /// host has a label of more than 63 characters (no DNS name): kept in
+    /// host has a non-ASCII label of more than 63 characters (no DNS
+    /// name): kept in
     /// [`sitemaps`](crate::Robots::sitemaps) as written, but it is no URL
     /// to fetch, and [`sitemap_urls`](crate::Robots::sitemap_urls) leaves
     /// it out.

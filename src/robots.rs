@@ -441,8 +441,8 @@ impl Robots {
     /// against the URL this file was fetched from (after redirects, as a
     /// browser resolves a page's links). Anything else (`not a url`,
     /// `sitemap.xml`, `ftp://...`, a value holding a space or tab, as in
-    /// `https://example.com/a.xml more`, a host with a label of more than
-    /// 63 characters, which no name in the DNS has) is left out, with a
+    /// `https://example.com/a.xml more`, a host with a non-ASCII label of
+    /// more than 63 characters, which no name in the DNS has) is left out, with a
     /// [`SitemapNotUrl`](crate::WarningKind::SitemapNotUrl) warning; so are
     /// paths in a file that was parsed rather than fetched, which have
     /// nothing to be resolved against (without a warning: the file is not
