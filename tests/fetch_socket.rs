@@ -691,6 +691,37 @@ async fn coded_data_ending_right_at_the_cap_then_padding_is_complete() {
     }
 }
 
+/// Coded data with a length well past the cap, of which exactly the cap's
+/// worth arrives, then a stall: cut at the cap at once, as a plain body is
+/// (`stall_right_at_the_cap_is_a_cut_not_a_timeout`), not after the fetch's
+/// timeout. (Waiting to learn whether coded data ends at the cap is for
+/// lengths that leave room only for padding past it.)
+#[tokio::test]
+async fn coded_stall_right_at_the_cap_with_a_length_is_a_cut_at_once() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let data = zlib_of_length(MIN_BODY_LIMIT + 40_000, "\nDisallow: /last");
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nContent-Length: {}\r\n\r\n",
+            data.len()
+        );
+        let _ = socket.write_all(head.as_bytes()).await;
+        let _ = socket.write_all(&data[..MIN_BODY_LIMIT]).await;
+        // Then nothing, until the client hangs up.
+        let _ = socket.read(&mut [0u8; 1]).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+
+    // The fetcher's timeout is 5 s.
+    let robots = fetch_within(&fetcher(), &base, Duration::from_secs(2)).await;
+
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched);
+    assert!(outcome.truncated_at_cap());
+    assert_rules(&robots, &base);
+}
+
 /// Stored (uncompressed) zlib data of exactly `length` octets: `RULES`,
 /// comment lines, then `last`.
 fn zlib_of_length(length: usize, last: &str) -> Vec<u8> {

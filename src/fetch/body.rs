@@ -28,7 +28,10 @@
 //! reaches the cap, up to [`PROBE_PAST_CAP`] octets past it are offered to
 //! the decoder to learn just that, with nothing they decode kept: data
 //! that ends at the cap, then padding, is complete, not cut there (which
-//! would drop its last line, RFC 9309 section 2.5).
+//! would drop its last line, RFC 9309 section 2.5). (Not yet under a
+//! transfer coding, for content-coded data of exactly the cap's length
+//! with padding after it inside the transfer coding: such a body is taken
+//! for one cut at the cap. Transfer codings besides chunked are rare.)
 
 use std::io::{self, Write};
 
@@ -724,8 +727,11 @@ impl Reading {
         // that would only be dropped (a server stalling there would
         // otherwise turn a long file into a timeout). Coded data may have
         // ended at the cap, the rest padding: that is learnt from the next
-        // chunk.
-        if self.received == self.cap && self.hint > self.cap as u64 && !self.coded() {
+        // chunk, when what is announced past the cap is no more than the
+        // probe would read.
+        let past = self.hint.saturating_sub(self.cap as u64);
+        if self.received == self.cap && past > 0 && (!self.coded() || past > PROBE_PAST_CAP as u64)
+        {
             return Ok(Read::Done { truncated: true });
         }
         Ok(Read::More)
@@ -809,11 +815,12 @@ impl Reading {
 /// the response is then dropped, which closes the connection.
 ///
 /// `deadline` is the fetch's: with `cap` octets in, or decoded from what
-/// is in, and no length given, a server that neither ends the body nor
-/// sends more by then has sent all that would be read, so the body is cut
-/// there (as it is at once when a length says more is coming, or the data
-/// in decodes past the cap, or the connection then ends or fails) rather
-/// than lost to the timeout.
+/// is in, and no length given (or, for coded data, a length at most
+/// [`PROBE_PAST_CAP`] past the cap, which may be padding), a server that
+/// neither ends the body nor sends more by then has sent all that would
+/// be read, so the body is cut there (as it is at once when a length says
+/// more is coming, or the data in decodes past the cap, or the connection
+/// then ends or fails) rather than lost to the timeout.
 pub(crate) async fn read_capped(
     mut response: reqwest::Response,
     cap: usize,
