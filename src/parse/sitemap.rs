@@ -94,11 +94,10 @@ fn has_overlong_label(value: &str) -> bool {
 /// to the URL the file came from).
 ///
 /// Most values are plain (`https://www.example.com/sitemap.xml`) and are
-/// told by [`plain_http_url`], or paths, which are all URLs; the rest go
-/// through [`sitemap_url`] itself,
-/// so that a value the URL parser refuses (`https://`,
-/// `https://ex<ample.com/`, `http://[::1/`, a port past 65535) gets the
-/// warning too.
+/// told by [`plain_http_url`], or are paths, which are all URLs; the rest
+/// go through [`sitemap_url`] itself, so that a value the URL parser
+/// refuses (`https://`, `https://ex<ample.com/`, `http://[::1/`, a port
+/// past 65535) gets the warning too.
 pub(crate) fn is_fetchable(value: &[u8]) -> bool {
     if memchr::memchr2(b' ', b'\t', value).is_none() {
         match value {
