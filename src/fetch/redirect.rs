@@ -33,7 +33,7 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
     };
     // Trimmed as the URL parser trims: C0 controls and space. A no-break
     // space (`str::trim` would take it) is part of the reference.
-    let location = location.trim_matches(|c: char| c <= ' ');
+    let location = crate::matcher::url::trim_controls_str(&location);
     if location.is_empty() {
         return Err(UnavailableReason::MissingLocation);
     }

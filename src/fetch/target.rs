@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use url::Url;
 
 use crate::Error;
+use crate::matcher::url::trim_controls_str;
 
 /// The robots.txt URL governing `url`: `scheme://host[:port]/robots.txt`.
 ///
@@ -122,7 +123,7 @@ fn simple_origin(url: &str) -> Option<&str> {
 /// `url` crate's "relative URL without a base").
 fn relative_reason(input: &str) -> String {
     // As the URL parser trims: C0 controls and space, not a no-break space.
-    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    let trimmed = trim_controls_str(input);
     if trimmed.is_empty() {
         return "empty: an absolute http or https URL is needed".to_owned();
     }
@@ -181,7 +182,7 @@ fn relative_reason(input: &str) -> String {
 /// does not), then `:`, then one to five digits, then the end, `/`, `?`
 /// or `#`.
 fn host_and_port(input: &str) -> bool {
-    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    let trimmed = trim_controls_str(input);
     let Some((host, rest)) = trimmed.split_once(':') else {
         return false;
     };

@@ -285,6 +285,13 @@ pub(crate) fn trim_controls(mut s: &[u8]) -> &[u8] {
     s
 }
 
+/// [`trim_controls`] of a string: a URL (or a `Location`, a `Sitemap`
+/// value) as the URL standard's parser reads it.
+#[inline]
+pub(crate) fn trim_controls_str(s: &str) -> &str {
+    s.trim_matches(|c: char| c <= ' ')
+}
+
 /// With `s` = `scheme://...`, the offset just past `//`.
 fn scheme_end(s: &[u8]) -> Option<usize> {
     let colon = scheme_colon(s)?;

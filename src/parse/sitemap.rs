@@ -45,7 +45,7 @@ pub(crate) fn sitemap_url(value: &str, base: Option<&Url>) -> Option<Url> {
 /// Whether `value` starts with the scheme `http:` or `https:`, in any
 /// case, after the C0 controls and spaces the URL parser drops.
 fn http_scheme(value: &str) -> bool {
-    let value = value.trim_start_matches(|c: char| c <= ' ');
+    let value = crate::matcher::url::trim_controls_str(value);
     let scheme = &value[..value.find(':').unwrap_or(0)];
     scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
 }
