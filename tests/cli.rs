@@ -27,6 +27,15 @@ impl Run {
         self.stdout.lines().collect()
     }
 
+    /// The warnings section of `show`'s text: its `warnings: N` line and
+    /// those after it.
+    fn warning_lines(&self) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("warnings:"))
+            .collect()
+    }
+
     fn json(&self) -> Vec<Value> {
         self.stdout
             .lines()
@@ -1583,6 +1592,10 @@ async fn show_json_shape() {
     );
 }
 
+/// How `show` words the `named_again` lint.
+const MERGED: &str =
+    "a crawler named in several groups obeys all their rules merged (RFC 9309 section 2.2.1)";
+
 /// A crawler named by two groups obeys both merged (RFC 9309 section
 /// 2.2.1): legal, but often not what the author meant, so it is flagged
 /// once per later group, whatever the case or version written.
@@ -1598,23 +1611,17 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
                 User-agent: d\nDisallow: /w\nDisallow: /w\n";
     let run = keepout(&["show", "-"], body).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let warnings: Vec<&str> = run
-        .lines()
-        .into_iter()
-        .skip_while(|l| !l.starts_with("warnings:"))
-        .collect();
-    let merged =
-        "a crawler named in several groups obeys all their rules merged (RFC 9309 section 2.2.1)";
+    let warnings = run.warning_lines();
     // The last group says what the one at line 16 says (its rules are a
     // set): merging changes nothing, so it is not flagged.
     assert_eq!(
         warnings,
         [
             "warnings: 4".to_string(),
-            format!("  line 8: a also named by the group at line 1: {merged}"),
-            format!("  line 12: *, B also named by the groups at lines 5, 8: {merged}"),
+            format!("  line 8: a also named by the group at line 1: {MERGED}"),
+            format!("  line 12: *, B also named by the groups at lines 5, 8: {MERGED}"),
             format!(
-                "  line 23: Y (read from 'Y!J-SRD/1.0') also named by the group at line 20: {merged}"
+                "  line 23: Y (read from 'Y!J-SRD/1.0') also named by the group at line 20: {MERGED}"
             ),
             "  line 28: 'Disallow: /w' never decides: it repeats line 27 'Disallow: /w'"
                 .to_string(),
@@ -1644,7 +1651,7 @@ async fn show_flags_a_crawler_named_by_more_than_one_group() {
     assert_eq!(
         last,
         format!(
-            "  line 13: P6, p5, p1, p2 and 2 more also named by the groups at lines 1, 3, 5, 7 and 2 more: {merged}"
+            "  line 13: P6, p5, p1, p2 and 2 more also named by the groups at lines 1, 3, 5, 7 and 2 more: {MERGED}"
         )
     );
 }
@@ -1670,26 +1677,20 @@ async fn show_tells_groups_apart_by_what_they_say() {
                 User-agent: d\nUser-agent: d\nDisallow: /\n";
     let run = keepout(&["show", "-"], body).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let warnings: Vec<&str> = run
-        .lines()
-        .into_iter()
-        .skip_while(|l| !l.starts_with("warnings:"))
-        .collect();
-    let merged =
-        "a crawler named in several groups obeys all their rules merged (RFC 9309 section 2.2.1)";
+    let warnings = run.warning_lines();
     // Line 10 says what line 1 says, not what line 6 says; line 17 the
     // reverse. Line 32 says what line 28 says; the two after it do not.
     assert_eq!(
         warnings,
         [
             "warnings: 6".to_string(),
-            format!("  line 10: b also named by the group at line 6: {merged}"),
+            format!("  line 10: b also named by the group at line 6: {MERGED}"),
             "  line 14: 'Disallow: /x' never decides: it repeats line 13 'Disallow: /x'"
                 .to_string(),
-            format!("  line 17: a also named by the group at line 1: {merged}"),
-            format!("  line 22: A, B also named by the groups at lines 1, 6: {merged}"),
-            format!("  line 36: c also named by the group at line 28: {merged}"),
-            format!("  line 40: c also named by the group at line 28: {merged}"),
+            format!("  line 17: a also named by the group at line 1: {MERGED}"),
+            format!("  line 22: A, B also named by the groups at lines 1, 6: {MERGED}"),
+            format!("  line 36: c also named by the group at line 28: {MERGED}"),
+            format!("  line 40: c also named by the group at line 28: {MERGED}"),
         ]
     );
 
@@ -1722,7 +1723,7 @@ async fn show_tells_groups_apart_by_what_they_say() {
             (
                 41 + 12 * m,
                 format!(
-                    "t0, t1, t2, t3 and 1 more also named by the groups at lines 1, 9, 17, 25 and 1 more: {merged}"
+                    "t0, t1, t2, t3 and 1 more also named by the groups at lines 1, 9, 17, 25 and 1 more: {MERGED}"
                 ),
             )
         })
