@@ -185,6 +185,33 @@ pub enum WarningKind {
         /// The first such character in the value.
         character: char,
     },
+    /// A pattern, user-agent, sitemap or host value holding octets that
+    /// are not UTF-8, which RFC 9309 section 2.2 requires, in a file read
+    /// as UTF-8 (no other encoding named: see
+    /// [`ParseOptions::content_type`](crate::ParseOptions::content_type)).
+    /// Each such octet is kept, as one octet: a pattern matches it only
+    /// percent-encoded on its own (`%E9`), as in Google's parser, never as
+    /// the character it stands for in the file's real encoding, which a
+    /// crawler sends as UTF-8 (`é` as `%C3%A9`). Where values are shown
+    /// as text, the octets read as U+FFFD.
+    ///
+    /// ```
+    /// use keepout::{ParseOptions, Robots, WarningKind};
+    ///
+    /// // `é` in Latin-1.
+    /// let body: &[u8] = b"User-agent: *\nDisallow: /caf\xE9\n";
+    /// let robots = Robots::parse(body);
+    /// assert_eq!(robots.warnings()[0].kind, WarningKind::InvalidUtf8);
+    /// assert!(!robots.is_allowed("ExampleBot", "https://example.com/caf%E9"));
+    /// assert!(robots.is_allowed("ExampleBot", "https://example.com/café"));
+    ///
+    /// // Named, the encoding is read.
+    /// let robots = ParseOptions::new()
+    ///     .content_type("text/plain; charset=iso-8859-1")
+    ///     .parse(body);
+    /// assert!(!robots.is_allowed("ExampleBot", "https://example.com/café"));
+    /// ```
+    InvalidUtf8,
 }
 
 /// Is `c` a character that looks like a space, or like nothing, but is
@@ -312,6 +339,9 @@ impl fmt::Display for WarningKind {
                 }
                 f.write_str(" there, and a sitemap URL names another file)")
             }
+            WarningKind::InvalidUtf8 => f.write_str(
+                "value holds octets that are not UTF-8 (RFC 9309 section 2.2); each is kept as one octet (a pattern matches it only percent-encoded alone, as %E9), not as the character another encoding makes of it (a crawler sends 'é' as %C3%A9); a file in another encoding should name it in Content-Type's charset",
+            ),
         }
     }
 }

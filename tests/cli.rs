@@ -1852,6 +1852,22 @@ async fn show_says_a_utf16_file_is_not_utf8() {
     );
 }
 
+/// A Latin-1 octet in a pattern of a file read as UTF-8 is warned of by
+/// name.
+#[tokio::test]
+async fn show_names_a_value_that_is_not_utf8() {
+    let run = keepout(
+        &["show", "--json", "-"],
+        b"User-agent: *\nDisallow: /caf\xE9\n",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let warnings = run.json()[0]["warnings"].as_array().unwrap().clone();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["kind"], "invalid_utf8");
+    assert_eq!(warnings[0]["line"], 2);
+}
+
 /// A last group without rules, a Unicode space in a value, a byte order
 /// mark inside the file: warned by name in JSON, and the invisible
 /// characters escaped wherever `show` and `check` print the file's text.

@@ -769,6 +769,57 @@ fn bytes_that_are_not_utf8_are_percent_encoded_not_dropped() {
     assert_eq!(rule.pattern(), "/caf\u{FFFD}");
 }
 
+/// Each value a crawler uses that holds octets that are not UTF-8 is
+/// warned of at its line, through the fast path and the general one
+/// (a misspelled key); comments, unknown records, UTF-8 text and a file
+/// transcoded from the encoding its `Content-Type` names are not.
+#[test]
+fn values_that_are_not_utf8_are_warned_about() {
+    let body: &[u8] = b"# caf\xE9 comment\n\
+        User-agent: Ha\xA2\xE6bot\n\
+        Disallow: /caf\xE9\n\
+        Disalow: /th\xE9*\n\
+        Allow: /caf\xC3\xA9 # \xFF\n\
+        Sitemap: https://example.com/caf\xE9.xml\n\
+        Sitemap: https://example.com/caf\xC3\xA9.xml\n\
+        Host: caf\xE9.example\n\
+        Tag: caf\xE9\n\
+        Crawl-delay: 1\n\
+        User-agent: *\n\
+        Disallow: /\x80\n\
+        Allow: /ok\n";
+    let robots = Robots::parse(body);
+    let invalid: Vec<u32> = robots
+        .warnings()
+        .iter()
+        .filter(|w| w.kind == WarningKind::InvalidUtf8)
+        .map(|w| w.line)
+        .collect();
+    assert_eq!(invalid, [2, 3, 4, 6, 8, 12]);
+    let w = robots.warnings().iter().find(|w| w.line == 3).unwrap();
+    assert!(
+        w.to_string()
+            .starts_with("line 3: value holds octets that are not UTF-8"),
+        "{w}"
+    );
+    // The rules are read all the same.
+    assert!(!robots.is_allowed("Ha", "/caf%E9"));
+    assert!(!robots.is_allowed("bot", "/%80"));
+    // Read in the encoding its `Content-Type` names, the file is text.
+    let robots = ParseOptions::new()
+        .content_type("text/plain; charset=windows-1252")
+        .parse(body);
+    assert!(
+        !robots
+            .warnings()
+            .iter()
+            .any(|w| w.kind == WarningKind::InvalidUtf8),
+        "{:?}",
+        robots.warnings()
+    );
+    assert!(!robots.is_allowed("Ha", "/café"));
+}
+
 #[test]
 fn an_html_page_served_as_robots_txt_allows_everything() {
     let html = "<!DOCTYPE html>\n<html><head><title>Blocked</title></head>\n<body>\n<p>Access denied: contact us.</p>\n</body></html>\n";

@@ -567,6 +567,16 @@ impl Builder {
         self.notes.warn(line, kind);
     }
 
+    /// Warns when `value`, from line `line`, is not UTF-8 (RFC 9309
+    /// section 2.2). Only the values a crawler uses are checked, not
+    /// comments or unknown records, and only those with a non-ASCII octet
+    /// get here.
+    fn check_utf8(&mut self, line: u32, value: &[u8]) {
+        if !value.is_ascii() && std::str::from_utf8(value).is_err() {
+            self.warn(line, WarningKind::InvalidUtf8);
+        }
+    }
+
     /// The parse of `body`, and the scratch arrays given back.
     fn run(mut self, body: &[u8]) -> (Parsed, Scratch) {
         // Patterns and agent values are most of a body: reserve it all once
@@ -780,6 +790,7 @@ impl Builder {
                 if value.is_empty() {
                     return self.warn(line, WarningKind::EmptyValue { directive });
                 }
+                self.check_utf8(line, value);
                 if self.host.is_none() {
                     self.host = Some(text_or_escaped(value));
                 }
@@ -798,6 +809,7 @@ impl Builder {
         if let Some(character) = crate::lint::first_unicode_space(value) {
             self.warn(line, WarningKind::UnicodeSpace { character });
         }
+        self.check_utf8(line, value);
         let start = self.text.len() as u32;
         push_text_or_escaped(&mut self.text, value);
         self.push_sitemap(line, start);
@@ -989,6 +1001,7 @@ impl Builder {
         if value.is_ascii() || std::str::from_utf8(value).is_ok() {
             self.text.extend_from_slice(value);
         } else {
+            self.warn(line, WarningKind::InvalidUtf8);
             self.text
                 .extend_from_slice(String::from_utf8_lossy(value).as_bytes());
         }
@@ -1072,6 +1085,7 @@ impl Builder {
             if let Some(character) = crate::lint::first_unicode_space(value) {
                 self.warn(line, WarningKind::UnicodeSpace { character });
             }
+            self.check_utf8(line, value);
             flags |= REWRITTEN;
             self.written_text.push_str(&String::from_utf8_lossy(value));
             // No overflow: at most 3 octets (U+FFFD) an octet of a body of

@@ -198,6 +198,7 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
         WarningKind::NotUtf8 { .. } => "not_utf8",
         WarningKind::GroupWithoutRules => "group_without_rules",
         WarningKind::UnicodeSpace { .. } => "unicode_space",
+        WarningKind::InvalidUtf8 => "invalid_utf8",
         _ => "other",
     }
 }
