@@ -116,8 +116,8 @@ impl Source {
 /// before it, and `/` after a bare host). A host name here is two labels
 /// or more of ASCII letters, digits and `-`, joined by dots, the last
 /// starting with a letter (a top-level domain; but not `txt` or `xml`:
-/// `robots.txt` names a file), or four labels of digits (an IPv4 address).
-/// `None` for other paths (`no/such/file`, `./example.com`), or when the
+/// `robots.txt` names a file), or four labels of digits (an IPv4 address),
+/// or `localhost` with a port. `None` for other paths (`no/such/file`, `./example.com`), or when the
 /// URL could have no robots.txt.
 fn url_for(path: &str) -> Option<String> {
     let scheme = ["https", "http"].into_iter().find(|scheme| {
@@ -134,15 +134,16 @@ fn url_for(path: &str) -> Option<String> {
                 Some(slash) => path.split_at(slash),
                 None => (path, "/"),
             };
-            let host = match host_port.split_once(':') {
+            let (host, port) = match host_port.split_once(':') {
                 Some((host, port))
                     if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) =>
                 {
-                    host
+                    (host, true)
                 }
                 Some(_) => return None,
-                None => host_port,
+                None => (host_port, false),
             };
+
             let labels: Vec<&str> = host.split('.').collect();
             let label_ok = |l: &&str| {
                 !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
@@ -155,7 +156,10 @@ fn url_for(path: &str) -> Option<String> {
                 && !EXTENSIONS.iter().any(|e| last.eq_ignore_ascii_case(e));
             let ipv4 =
                 labels.len() == 4 && labels.iter().all(|l| l.bytes().all(|b| b.is_ascii_digit()));
-            if labels.len() < 2 || !labels.iter().all(label_ok) || !(tld || ipv4) {
+            // A local server, named with its port (`localhost` alone may
+            // be a file's name).
+            let local = port && host.eq_ignore_ascii_case("localhost");
+            if !local && (labels.len() < 2 || !labels.iter().all(label_ok) || !(tld || ipv4)) {
                 return None;
             }
             format!("https://{host_port}{path_part}")
@@ -378,6 +382,11 @@ mod tests {
             ("https:example.com", "https://example.com"),
             ("hTTps:///example.com/x", "https://example.com/x"),
             ("http:example.com", "http://example.com"),
+            ("localhost:8000", "https://localhost:8000/"),
+            (
+                "LocalHost:8000/robots.txt",
+                "https://LocalHost:8000/robots.txt",
+            ),
         ] {
             assert_eq!(url_for(path).as_deref(), Some(url), "{path}");
         }
@@ -399,6 +408,8 @@ mod tests {
             "1.2.3",
             "1.2.3.4.5",
             "localhost",
+            "localhost:",
+            "localhost:0",
             "https:",
             "http:/",
             "ftp:example.com",
