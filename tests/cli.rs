@@ -1194,6 +1194,32 @@ async fn verdicts_stream_while_a_later_origin_is_still_fetching() {
     server.await.unwrap();
 }
 
+/// A file that cannot be read is reported as soon as it is found, not
+/// after a fetch given before it answers.
+#[tokio::test]
+async fn show_reports_a_missing_file_without_waiting_for_a_fetch() {
+    // A server that takes the request and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", silent.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        let (socket, _) = silent.accept().await.unwrap();
+        std::future::pending::<()>().await;
+        drop(socket);
+    });
+    // (The fetch alone would take 120 s.)
+    let run = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        keepout(
+            &["show", "--timeout", "120", &base, "/no/such/robots.txt"],
+            "",
+        ),
+    )
+    .await
+    .expect("the missing file is reported before the fetch ends");
+    run.assert_bad_input("cannot read robots.txt file \"/no/such/robots.txt\"");
+    server.abort();
+}
+
 /// A server that redirects its one request to `location` half a second
 /// after it is in: its base URL, and the server's task.
 async fn redirect_later(location: String) -> (String, tokio::task::JoinHandle<()>) {

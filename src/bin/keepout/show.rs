@@ -86,6 +86,12 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     let fetcher = args.fetch.fetcher()?;
     // Up to `--concurrency` at once; shown in the order given.
     let permits = Arc::new(Semaphore::new(args.fetch.concurrency.into()));
+    // The local sources not yet read; a fetch fails only on a bad URL,
+    // which `Source::parse` turned away.
+    let mut unread: BTreeSet<usize> = (sources.iter().enumerate())
+        .filter(|(_, s)| !matches!(s, Source::Url(_)))
+        .map(|(i, _)| i)
+        .collect();
     let mut tasks = JoinSet::new();
     for (i, source) in sources.into_iter().enumerate() {
         let (fetcher, permits) = (fetcher.clone(), Arc::clone(&permits));
@@ -95,12 +101,25 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         });
     }
     let mut slots: Vec<Option<Result<Loaded, Failure>>> = (0..tasks.len()).map(|_| None).collect();
+    let mut first_bad = None;
     while let Some(joined) = tasks.join_next().await {
         let (i, result) =
             joined.map_err(|e| Failure::Input(format!("robots.txt fetch failed: {e}")))?;
+        unread.remove(&i);
+        if result.is_err() {
+            first_bad = Some(first_bad.map_or(i, |bad: usize| bad.min(i)));
+        }
         slots[i] = Some(result);
+        // The first bad source as given is the one reported, as soon as
+        // no file before it is left to read: not after the fetches still
+        // under way (dropping `tasks` ends them).
+        if let Some(bad) = first_bad
+            && unread.range(..bad).next().is_none()
+            && let Some(Err(e)) = slots[bad].take()
+        {
+            return Err(e);
+        }
     }
-    // The first bad source as given is the one reported.
     let loaded = slots
         .into_iter()
         .flatten()
