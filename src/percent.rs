@@ -9,8 +9,9 @@
 //! 2. Any other `%HH` is kept encoded, hex upper-cased: `%2f` becomes `%2F`.
 //! 3. A `%` not followed by two hex digits is itself encoded: `%25`. But a
 //!    `%` that ends a pattern's text (at its end or before a `*`) is kept,
-//!    so that it matches any escape in a path: `Disallow: /a/%` matches
-//!    `/a/%E2%80%A6`, as in Google's library, and `/a/%` (`/a/%25`).
+//!    so that it matches any escape left in a path's normal form:
+//!    `Disallow: /a/%` matches `/a/%E2%80%A6`, as in Google's library, and
+//!    `/a/%` (`/a/%25`), but not `/a/%41`, which step 1 makes `/a/A`.
 //! 4. Octets outside printable US-ASCII, and the ASCII characters that may not
 //!    appear in a URI (space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`,
 //!    `}`), are encoded byte by byte: `ツ` becomes `%E3%83%84`. Bytes that are

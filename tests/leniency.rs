@@ -694,8 +694,9 @@ fn a_missing_colon_is_accepted() {
 }
 
 /// A pattern whose text ends with a `%` (eBay's file has `Disallow:
-/// /itm/*/%`) matches any percent-escape there, as Google's library reads
-/// it; a `%` that starts no escape elsewhere is data, `%25`.
+/// /itm/*/%`) matches any percent-escape left there in normal form, as
+/// Google's library reads it; a `%` that starts no escape elsewhere is
+/// data, `%25`.
 #[test]
 fn a_pattern_ending_in_a_percent_sign_matches_any_escape() {
     let robots = Robots::parse(
