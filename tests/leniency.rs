@@ -63,6 +63,34 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
         .collect();
     let directive = keepout::Directive::UserAgent;
     assert_eq!(warnings, [(3, WarningKind::EmptyValue { directive })]);
+    // Followed by no rule line (the file ends, or only a crawl-delay or a
+    // sitemap follows), it takes no rules from anyone: again only its
+    // value is missing.
+    for rest in [
+        "",
+        "Crawl-delay: 5\n",
+        "Sitemap: https://example.com/s.xml\n",
+    ] {
+        let body = format!("User-agent: a\nDisallow: /x\nUser-agent:\n{rest}");
+        let robots = Robots::parse(&body);
+        let kinds: Vec<_> = robots
+            .warnings()
+            .iter()
+            .map(|w| (w.line, &w.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [(3, &WarningKind::EmptyValue { directive })],
+            "{rest:?}"
+        );
+        assert!(!robots.is_allowed("a", "/x"));
+    }
+    // Followed by an empty rule line, it ended the group above all the same.
+    let robots = Robots::parse("User-agent: a\nDisallow: /x\nUser-agent:\nDisallow:\n");
+    assert_eq!(
+        robots.warnings()[0].kind,
+        WarningKind::EmptyUserAgentEndsGroup
+    );
 }
 
 /// An extension line with no value is an empty value, as a sitemap or

@@ -960,6 +960,21 @@ impl Builder {
         );
     }
 
+    /// The empty user-agent line at `line`, warned of as ending the group
+    /// above, took no rules from it after all (a user-agent line naming a
+    /// crawler, or the end of the file, came before any rule line): it
+    /// only had an empty value.
+    #[cold]
+    fn only_an_empty_value(&mut self, line: u32) {
+        self.notes.retag(
+            line,
+            WarningKind::EmptyUserAgentEndsGroup,
+            WarningKind::EmptyValue {
+                directive: Directive::UserAgent,
+            },
+        );
+    }
+
     fn user_agent(&mut self, line: u32, value: &[u8]) {
         if value.is_empty() {
             return self.empty_user_agent(line);
@@ -982,13 +997,7 @@ impl Builder {
             // crawler after all, so it starts here, and that line only
             // had an empty value.
             let empty = std::mem::replace(&mut g.line, line);
-            self.notes.retag(
-                empty,
-                WarningKind::EmptyUserAgentEndsGroup,
-                WarningKind::EmptyValue {
-                    directive: Directive::UserAgent,
-                },
-            );
+            self.only_an_empty_value(empty);
         }
         let star = is_star(value);
         let token_len = if star { 0 } else { product_token(value).len() };
@@ -1164,6 +1173,14 @@ impl Builder {
 
     fn finish(mut self, body_len: usize) -> (Parsed, Scratch) {
         self.close_group();
+        // Only `empty_user_agent` makes a group without an agent, and only
+        // the last can still lack one.
+        if !self.rule_seen
+            && let Some(g) = self.groups.last()
+            && g.agents.0 == g.agents.1
+        {
+            self.only_an_empty_value(g.line);
+        }
         // The agent values and sitemap URLs go after the patterns. (No
         // overflow: the arena is at most three octets a body octet.)
         let shift = self.arena.len() as u32;
