@@ -730,11 +730,12 @@ fn environment_exempts_all() -> bool {
 fn proxy_url(text: &str) -> Result<Url, String> {
     // `host:port` alone is an http proxy, as in `HTTP_PROXY`.
     let text = text.trim();
-    let url = match text.contains("://") {
-        true => Url::parse(text),
-        false => Url::parse(&format!("http://{text}")),
-    }
-    .map_err(|e| format!("not a URL: {e}"))?;
+    let text = match text.contains("://") {
+        true => text.to_owned(),
+        false => format!("http://{text}"),
+    };
+    let url =
+        Url::parse(&text).map_err(|e| format!("not a URL: {}", target::url_fault(&text, e)))?;
     if !matches!(
         url.scheme(),
         "http" | "https" | "socks4" | "socks4a" | "socks5" | "socks5h"
@@ -998,7 +999,10 @@ mod tests {
                 Fetcher::builder().proxy("ftp://proxy.internal"),
                 "the scheme must be http, https, socks4",
             ),
-            (Fetcher::builder().proxy("not a url"), "not a URL"),
+            (
+                Fetcher::builder().proxy("not a url"),
+                "not a URL: the host holds ' ', which no host name can",
+            ),
             (Fetcher::builder().proxy("http://:secret@/"), "not a URL"),
             // Kept by the URL parser, unreadable to reqwest's proxy matcher,
             // which then sent requests straight to the site.

@@ -118,6 +118,27 @@ fn simple_origin(url: &str) -> Option<&str> {
     (ok_label(last) && last[0].is_ascii_lowercase() && labels.all(ok_label)).then(|| &url[..end])
 }
 
+/// Why the URL parser refused `input`, in words: the parser's own, but
+/// for a host holding a space, a control or one of `<>^|`, which it
+/// reports as an invalid international domain name (its IDNA step is
+/// the one that refuses them) though nothing in it need be international.
+pub(crate) fn url_fault(input: &str, e: url::ParseError) -> String {
+    let host_char = || {
+        let (_, rest) = input.trim().split_once("://")?;
+        let authority = rest.split(['/', '?', '#', '\\']).next()?;
+        let host = authority.rsplit('@').next()?;
+        host.chars()
+            .find(|&c| c == ' ' || c.is_ascii_control() || matches!(c, '<' | '>' | '^' | '|'))
+    };
+    match e {
+        url::ParseError::IdnaError => match host_char() {
+            Some(c) => format!("the host holds {c:?}, which no host name can"),
+            None => e.to_string(),
+        },
+        e => e.to_string(),
+    }
+}
+
 /// Why `input`, which the URL standard reads as relative, can have no
 /// robots.txt, in words that say what to give instead (rather than the
 /// `url` crate's "relative URL without a base").
@@ -206,7 +227,7 @@ pub(crate) fn parse_site_url(input: &str) -> Result<Url, Error> {
         },
         e => Error::InvalidUrl {
             input: input.to_owned(),
-            reason: e.to_string(),
+            reason: url_fault(input, e),
         },
     })?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -369,6 +390,25 @@ mod tests {
             "port 0, which no server can listen on"
         );
         assert!(origin_key("http://127.0.0.1:0/").is_err());
+        // A plain ASCII mistake in a host is named, not called an
+        // international domain name.
+        for (input, c) in [
+            ("https://exa mple.com/", "' '"),
+            ("https://user@a|b.example:8080/x", "'|'"),
+            ("http://a<b>/", "'<'"),
+            ("https://a\u{1}b/", "'\\u{1}'"),
+        ] {
+            assert_eq!(
+                reason(input),
+                format!("the host holds {c}, which no host name can"),
+                "{input:?}"
+            );
+        }
+        // Where no such character is found, the URL parser's own words.
+        assert_eq!(
+            reason("https://a\u{fffd}b/"),
+            "invalid international domain name"
+        );
         // Schemes stay schemes.
         for input in ["mailto:a@example.com", "tel:1234", "urn:isbn:0451450523"] {
             assert!(
