@@ -174,30 +174,78 @@ fn malformed_in(encoding: &'static Encoding, body: &[u8], truncated: bool) -> bo
     matches!(result, encoding_rs::DecoderResult::Malformed(..))
 }
 
-/// The `charset` parameter of a `Content-Type` value, unquoted.
+/// The `charset` parameter of a `Content-Type` value, unquoted. A
+/// parameter's value is a token or a quoted string (RFC 9110 section
+/// 5.6.6), which may hold `;` and `charset=` as text: `foo="a;charset=x"`
+/// names no charset.
 fn charset_param(value: &[u8]) -> Option<&[u8]> {
     // Skip the media type; parameters follow semicolons.
-    for param in value.split(|&b| b == b';').skip(1) {
-        let param = param.trim_ascii();
-        let Some(eq) = param.iter().position(|&b| b == b'=') else {
+    let mut rest = &value[memchr::memchr(b';', value)? + 1..];
+    loop {
+        let at = rest.iter().position(|&b| b == b'=' || b == b';')?;
+        if rest[at] == b';' {
+            // A parameter without a value.
+            rest = &rest[at + 1..];
             continue;
-        };
-        let (name, rest) = param.split_at(eq);
-        if name.trim_ascii().eq_ignore_ascii_case(b"charset") {
-            let label = rest[1..].trim_ascii();
-            let label = label
-                .strip_prefix(b"\"")
-                .and_then(|l| l.strip_suffix(b"\""))
-                .unwrap_or(label);
-            return Some(label);
         }
+        let name = rest[..at].trim_ascii();
+        let after = rest[at + 1..].trim_ascii_start();
+        let (param, tail) = match after.strip_prefix(b"\"") {
+            Some(quoted) => {
+                // Up to the closing quote, past backslash escapes (or to
+                // the end, unclosed).
+                let mut end = 0;
+                while end < quoted.len() && quoted[end] != b'"' {
+                    end += if quoted[end] == b'\\' { 2 } else { 1 };
+                }
+                let end = end.min(quoted.len());
+                (&quoted[..end], quoted.get(end + 1..).unwrap_or_default())
+            }
+            None => {
+                let end = memchr::memchr(b';', after).unwrap_or(after.len());
+                (after[..end].trim_ascii_end(), &after[end..])
+            }
+        };
+        if name.eq_ignore_ascii_case(b"charset") {
+            return Some(param);
+        }
+        rest = &tail[memchr::memchr(b';', tail)? + 1..];
     }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parameters are tokens or quoted strings, which may hold `;`.
+    #[test]
+    fn the_charset_parameter_is_found_past_quoted_strings() {
+        let param =
+            |v: &str| charset_param(v.as_bytes()).map(|l| String::from_utf8_lossy(l).into_owned());
+        for (value, want) in [
+            ("text/plain; charset=latin1", Some("latin1")),
+            ("text/plain;charset=\"windows-1252\"", Some("windows-1252")),
+            ("text/plain ; Charset = utf-8 ; x=y", Some("utf-8")),
+            (
+                "text/plain; foo=\"a;charset=utf-16\"; charset=latin1",
+                Some("latin1"),
+            ),
+            (
+                "text/plain; foo=\"a\\\";charset=utf-16\"; charset=latin1",
+                Some("latin1"),
+            ),
+            ("text/plain; flowed; charset=latin1", Some("latin1")),
+            ("text/plain; charset=\"latin1", Some("latin1")),
+            ("text/plain; charset=\"\"", Some("")),
+            ("text/plain; foo=\"a;charset=utf-16\"", None),
+            ("text/plain; foo=\"unclosed; charset=latin1", None),
+            ("text/plain", None),
+            ("charset=latin1", None),
+            ("", None),
+        ] {
+            assert_eq!(param(value).as_deref(), want, "{value}");
+        }
+    }
 
     /// The label of a `Content-Type` value.
     fn ct(value: &str) -> Option<Label> {
