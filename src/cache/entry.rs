@@ -270,19 +270,29 @@ impl Entry {
         // Section 2.3.1.4 counts the time robots.txt has been unreachable:
         // from this failure, or from the first of the failures in a row
         // before it (never from the last good answer, which may be a month
-        // old for an origin nobody asked about meanwhile). A first failure
-        // "later" than `now` was seen before the clock stepped back: the
-        // outage is then counted from `now`, the earliest time known to be
-        // in it.
+        // old for an origin nobody asked about meanwhile). Failures in a
+        // row are at most the failure gap apart: one a month ago and one
+        // now, with no fetch between, show two outages, not a month of
+        // one (the origin may have answered all along), so a new one
+        // starts now. A first failure "later" than `now` was seen before
+        // the clock stepped back: the outage is then counted from `now`,
+        // the earliest time known to be in it.
+        let goes_on = previous
+            .and_then(|p| p.last_failure.as_ref())
+            .is_none_or(|last| !now.duration_since(last.at).is_ok_and(|d| d > last.gap));
         let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
             None => (None, now, 1),
             Some((p, State::Fresh)) => (Some(&p.served), now, 1),
-            Some((p, State::Stale { since, failures })) => {
+            Some((p, State::Stale { since, failures })) if goes_on => {
                 (Some(&p.served), *since, failures.saturating_add(1))
             }
-            Some((_, State::NoCopy { since, failures } | State::GaveUp { since, failures })) => {
+            Some((p, State::Stale { .. })) => (Some(&p.served), now, 1),
+            Some((_, State::NoCopy { since, failures } | State::GaveUp { since, failures }))
+                if goes_on =>
+            {
                 (None, *since, failures.saturating_add(1))
             }
+            Some((_, State::NoCopy { .. } | State::GaveUp { .. })) => (None, now, 1),
         };
         let last_failure = LastFailure {
             at: now,

@@ -165,8 +165,16 @@ impl Model {
                 self.next_request = now + Duration::from_secs(86_400).max(policy.min_ttl);
             }
             Answer::Down(asked, status) => {
-                let (since, failures) = self.failing.map_or((now, 1), |(s, n, _)| (s, n + 1));
+                // Failures more than the gap apart are two outages.
+                let (since, failures) = match self.failing {
+                    Some((s, n, last)) if now.duration_since(last).unwrap() <= GAP => (s, n + 1),
+                    _ => (now, 1),
+                };
                 self.failing = Some((since, failures, now));
+                if now >= since + policy.stale_limit {
+                    // Given up: the copy is no longer kept.
+                    self.good = None;
+                }
                 // A timeout has no `Retry-After`.
                 let asked = Duration::from_secs(asked.filter(|_| status).unwrap_or(0));
                 self.next_request = now + backoff(failures).max(asked);
@@ -307,6 +315,10 @@ proptest! {
             };
             if !asked {
                 prop_assert!(now < model.next_request, "due, but not asked");
+                // Past the stale limit the entry gives up its copy.
+                if model.failing.is_some_and(|(since, _, _)| now >= since + policy.stale_limit) {
+                    model.good = None;
+                }
             }
             model.check_served(next.served_at(now), Some(&next.state), now, &policy)?;
             // Never due at once: a lookup does not fetch twice in a row.
