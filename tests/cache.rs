@@ -734,6 +734,35 @@ async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
     assert_eq!(requests(&server).await, 1, "one fetch since the remount");
 }
 
+/// A `get` made after one `invalidate` and before another, while the
+/// fetch from before both is under way, joins that fetch, but is not
+/// given its answer: it fetches anew. (Until session 57 the second
+/// `invalidate` made it look like a caller from before the first.)
+#[tokio::test]
+async fn a_get_between_two_invalidates_does_not_get_the_fetch_from_before() {
+    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let (cache, _clock) = cache();
+    let first = get_under_way(&cache, &server).await;
+    cache.invalidate(server.uri()).await.unwrap();
+    remount(
+        &server,
+        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
+    )
+    .await;
+    let between = tokio::spawn({
+        let (cache, url) = (cache.clone(), server.uri());
+        async move { cache.get(url).await }
+    });
+    // (This test's runtime has one thread: the `get` runs until it waits.)
+    for _ in 0..50 {
+        tokio::task::yield_now().await;
+    }
+    cache.invalidate(server.uri()).await.unwrap();
+    assert_rules(&first.await.unwrap().unwrap());
+    let between = between.await.unwrap().unwrap();
+    assert!(!between.is_allowed(AGENT, format!("{}/public/x", server.uri())));
+}
+
 /// An `invalidate` of another origin during a first fetch does not touch
 /// it: its answer is kept. (Until session 20 any invalidation dropped it,
 /// and the next lookup fetched again.)

@@ -167,10 +167,20 @@ impl Invalidations {
 
     /// Whether the origin `key` was forgotten since `then`.
     pub fn since(&self, key: &str, then: Stamp) -> Since {
-        if self.all.load(Ordering::SeqCst) != then.all {
+        let end = Stamp {
+            all: u64::MAX,
+            one: u64::MAX,
+        };
+        self.between(key, then, end)
+    }
+
+    /// Whether the origin `key` was forgotten after `from` and by `to` (a
+    /// later stamp; the newest there is when `to` is the largest).
+    pub fn between(&self, key: &str, from: Stamp, to: Stamp) -> Since {
+        if self.all.load(Ordering::SeqCst).min(to.all) > from.all {
             return Since::Yes;
         }
-        if self.one.load(Ordering::SeqCst) == then.one {
+        if self.one.load(Ordering::SeqCst).min(to.one) <= from.one {
             // The common case: no invalidation at all, and no lock.
             return Since::No;
         }
@@ -178,18 +188,20 @@ impl Invalidations {
             .log
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut newer = log.recent.iter().rev().take_while(|(n, _)| *n > then.one);
+        let mut newer = (log.recent.iter().rev())
+            .skip_while(|(n, _)| *n > to.one)
+            .take_while(|(n, _)| *n > from.one);
         if newer.any(|(_, k)| &**k == key) {
             return Since::Yes;
         }
-        // Every invalidation after `then` is in the log if its oldest is at
+        // Every invalidation after `from` is in the log if its oldest is at
         // most the first of them; else those it let go are in the buckets.
         match log.recent.front() {
-            Some(&(first, _)) if first <= then.one + 1 => Since::No,
+            Some(&(first, _)) if first <= from.one + 1 => Since::No,
             _ if log
                 .older
                 .get(bucket(key))
-                .is_none_or(|&latest| latest <= then.one) =>
+                .is_none_or(|&latest| latest <= from.one) =>
             {
                 Since::No
             }
@@ -216,6 +228,25 @@ mod tests {
         inv.forget("https://a");
         assert_eq!(inv.since("https://a", later), Since::Yes);
         assert_eq!(inv.since("https://b", later), Since::No);
+    }
+
+    /// Only the invalidations between the two stamps count.
+    #[test]
+    fn between_two_stamps() {
+        let inv = Invalidations::default();
+        let first = inv.stamp();
+        inv.forget("https://a");
+        let second = inv.stamp();
+        inv.forget("https://b");
+        let third = inv.stamp();
+        assert_eq!(inv.between("https://a", first, second), Since::Yes);
+        assert_eq!(inv.between("https://a", second, third), Since::No);
+        assert_eq!(inv.between("https://b", first, second), Since::No);
+        assert_eq!(inv.between("https://b", first, third), Since::Yes);
+        assert_eq!(inv.between("https://a", first, first), Since::No);
+        inv.forget_all();
+        assert_eq!(inv.between("https://c", first, third), Since::No);
+        assert_eq!(inv.between("https://c", third, inv.stamp()), Since::Yes);
     }
 
     /// What a lookup asks of an entry it finds: yes only for its own

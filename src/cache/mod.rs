@@ -548,12 +548,14 @@ impl Inner {
         // the cost is one more fetch, with what the result held. An entry
         // kept from an eviction has an older stamp, and is not dropped on
         // such doubt.) A caller that was under way before
-        // the `invalidate` gets it; one that began after (it joined the
-        // fetch) asked for a new one, and gets that.
-        let forgotten = this.invalidations.since(key, entry.value().stamp) == Since::Yes;
+        // the `invalidate` gets it; one that began after one (it joined
+        // the fetch) asked for a new one, and gets that, whatever
+        // invalidations came after it began.
+        let stamp = entry.value().stamp;
+        let forgotten = this.invalidations.since(key, stamp) == Since::Yes;
         if forgotten || (entry.is_fresh() && this.invalidations.since(key, began) != Since::No) {
             this.remove_if_ours(key, entry.value()).await;
-            if forgotten && this.invalidations.since(key, began) == Since::No {
+            if forgotten && this.invalidations.between(key, stamp, began) != Since::No {
                 return Box::pin(Inner::load(this, key)).await;
             }
         }
