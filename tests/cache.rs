@@ -332,6 +332,32 @@ async fn due_at_follows_the_caches_schedule() {
     );
 }
 
+/// A task looking URLs up in a loop, every lookup a hit, still lets the
+/// other tasks of its thread run: a hit spends tokio's cooperative budget.
+/// (Until session 57 it never yielded, and on a one-thread runtime held
+/// every other task, the I/O driver's included, for good.)
+#[tokio::test]
+async fn lookups_that_hit_let_other_tasks_run() {
+    let server = serve(rules_200()).await;
+    let (cache, _clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    let ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    tokio::spawn({
+        let ran = Arc::clone(&ran);
+        async move { ran.store(true, Ordering::SeqCst) }
+    });
+    let mut lookups = 0;
+    while !ran.load(Ordering::SeqCst) && lookups < 100_000 {
+        let url = format!("{}/page/{lookups}", server.uri());
+        cache.is_allowed(AGENT, &url).await.unwrap();
+        lookups += 1;
+    }
+    assert!(
+        ran.load(Ordering::SeqCst),
+        "{lookups} lookups, the other task never ran"
+    );
+}
+
 #[tokio::test]
 async fn fresh_entries_are_served_without_network() {
     let server = serve(rules_200()).await;

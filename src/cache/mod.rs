@@ -296,6 +296,12 @@ impl RobotsCache {
                 if entry.is_stale_copy_at(now) {
                     Counters::bump(&inner.counters.stale_served);
                 }
+                // A hit awaits nothing that yields (moka's lookup does
+                // not): a unit of tokio's cooperative budget, so that a
+                // task checking URL after URL against the cache gives its
+                // thread up now and then, as it would awaiting a socket,
+                // rather than starve the tasks queued behind it.
+                tokio::task::consume_budget().await;
                 return Ok(Arc::clone(entry.served_at(now)));
             }
             // Owned by the refresh's future from here, so that the refresh
