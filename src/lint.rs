@@ -105,7 +105,8 @@ pub enum WarningKind {
         directive: Directive,
     },
     /// A sitemap value that is neither an http(s) URL (one a URL parser
-    /// takes: not `https://` alone) nor a path (`sitemap.xml`), or that
+    /// takes: not `https://` alone) nor a path from the root
+    /// (`/sitemap.xml`; `sitemap.xml` is not one), or that
     /// holds a space or tab (`https://example.com/a.xml more`), or whose
     /// host has a non-ASCII label of more than 63 characters (no DNS
     /// name): kept in

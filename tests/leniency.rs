@@ -718,6 +718,10 @@ fn a_missing_colon_is_accepted() {
         assert!(robots.is_allowed("bot", "/x"));
         let robots = Robots::parse(format!("User-agent: *\nDisallow{odd} /x\n"));
         assert!(!robots.is_allowed("bot", "/x"));
+        // Between two spaces it is a third word.
+        let robots = Robots::parse(format!("User-agent: *\nDisallow {odd} /x\n"));
+        assert!(robots.is_allowed("bot", "/x"));
+        assert_eq!(robots.warnings()[0].kind, WarningKind::Unparsable);
     }
 }
 

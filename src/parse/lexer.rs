@@ -546,13 +546,22 @@ pub(crate) fn split(content: &[u8]) -> Option<KeyValue<'_>> {
     }
     let blank = |b: &u8| matches!(b, b' ' | b'\t');
     let i = content.iter().position(blank)?;
-    let value = trim(&content[i..]);
-    if value.iter().any(blank) {
+    // The separator is the run of spaces and tabs; a vertical tab or form
+    // feed after it starts the next word (`Disallow \x0C /x` is three), but
+    // trailing whitespace of any kind is none.
+    let after = &content[i..];
+    let start = after.iter().position(|b| !blank(b)).unwrap_or(after.len());
+    let end = after
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(0, |e| e + 1);
+    let words = &after[start..end.max(start)];
+    if words.iter().any(blank) {
         return None;
     }
     Some(KeyValue {
         key: trim(&content[..i]),
-        value,
+        value: trim(words),
         missing_colon: true,
     })
 }
@@ -685,6 +694,14 @@ mod tests {
             (&b"Disallow"[..], &b"/x"[..], true)
         );
         assert!(split(b"Disallow /x /y").is_none());
+        // Only spaces and tabs separate: a form feed or vertical tab after
+        // them is a word of its own, as in Google's parser; at the end of
+        // the line it is trimmed.
+        assert!(split(b"Disallow \x0C /x").is_none());
+        assert!(split(b"Disallow\t\x0B\t/x").is_none());
+        assert_eq!(split(b"Disallow \x0C/x").unwrap().value, b"/x");
+        assert_eq!(split(b"Disallow /x \x0C ").unwrap().value, b"/x");
+        assert_eq!(split(b"Disallow /x\t").unwrap().value, b"/x");
         assert!(split(b"Bye").is_none());
         assert!(split(b": x").is_none());
         assert_eq!(split(b"Disallow:").unwrap().value, b"");
