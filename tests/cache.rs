@@ -736,21 +736,32 @@ async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
     assert_eq!(requests(&server).await, 2);
 }
 
-/// A `get` made after `invalidate` returns fetches again, even while the
-/// fetch from before the `invalidate` is still under way: it does not join
-/// that fetch. (Until session 32 it did, and got the answer from before.)
-#[tokio::test]
-async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
+/// A cache, and a server answering `RULES` slowly to the first fetch of
+/// its origin, which is under way (in the task returned) when the origin
+/// is invalidated; the server then answers `Disallow: /`.
+async fn invalidated_during_first_fetch() -> (
+    RobotsCache,
+    MockServer,
+    tokio::task::JoinHandle<Result<Arc<Robots>, Error>>,
+) {
     let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate(server.uri()).await.unwrap();
-    // The server's rules change meanwhile.
     remount(
         &server,
         ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
     )
     .await;
+    (cache, server, first)
+}
+
+/// A `get` made after `invalidate` returns fetches again, even while the
+/// fetch from before the `invalidate` is still under way: it does not join
+/// that fetch. (Until session 32 it did, and got the answer from before.)
+#[tokio::test]
+async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
+    let (cache, server, first) = invalidated_during_first_fetch().await;
     let after = cache.get(server.uri()).await.unwrap();
     assert!(!after.is_allowed(AGENT, format!("{}/public/x", server.uri())));
     assert_rules(&first.await.unwrap().unwrap());
@@ -766,15 +777,7 @@ async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
 /// `invalidate` made it look like a caller from before the first.)
 #[tokio::test]
 async fn a_get_between_two_invalidates_does_not_get_the_fetch_from_before() {
-    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
-    let (cache, _clock) = cache();
-    let first = get_under_way(&cache, &server).await;
-    cache.invalidate(server.uri()).await.unwrap();
-    remount(
-        &server,
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
-    )
-    .await;
+    let (cache, server, first) = invalidated_during_first_fetch().await;
     let between = tokio::spawn({
         let (cache, url) = (cache.clone(), server.uri());
         async move { cache.get(url).await }

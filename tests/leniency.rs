@@ -6,6 +6,15 @@ use std::time::Duration;
 
 use keepout::{Directive, ParseOptions, Robots, WarningKind};
 
+/// The line and kind of each of `robots`' warnings.
+fn kinds(robots: &Robots) -> Vec<(u32, &WarningKind)> {
+    robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, &w.kind))
+        .collect()
+}
+
 fn blocks(body: impl AsRef<[u8]>, agent: &str, url: &str) -> bool {
     !Robots::parse(body).is_allowed(agent, url)
 }
@@ -73,13 +82,8 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
     ] {
         let body = format!("User-agent: a\nDisallow: /x\nUser-agent:\n{rest}");
         let robots = Robots::parse(&body);
-        let kinds: Vec<_> = robots
-            .warnings()
-            .iter()
-            .map(|w| (w.line, &w.kind))
-            .collect();
         assert_eq!(
-            kinds,
+            kinds(&robots),
             [(3, &WarningKind::EmptyValue { directive })],
             "{rest:?}"
         );
@@ -1052,13 +1056,8 @@ fn a_last_group_without_rules_is_warned_about() {
     let body = format!("{star}User-agent: bingbot\nCrawl-delay: 1\nCrawl-delay: 2\n");
     let robots = Robots::parse(&body);
     // In line order, though found once the file is read.
-    let kinds: Vec<(u32, &WarningKind)> = robots
-        .warnings()
-        .iter()
-        .map(|w| (w.line, &w.kind))
-        .collect();
     assert_eq!(
-        kinds,
+        kinds(&robots),
         [
             (4, &WarningKind::GroupWithoutRules),
             (
@@ -1147,14 +1146,9 @@ fn a_last_group_without_rules_is_warned_about() {
 fn unicode_spaces_in_values_are_warned_about_and_shown() {
     let body = "User-agent: *\nDisallow: /library\u{a0}\nAllow: /a\u{200b}b\nDisallow: /\u{3000}x*\nDisallow: /caf\u{e9}\nSitemap: https://example.com/s.xml\u{feff}\nSitemap: https://example.com/\u{e9}.xml\n";
     let robots = Robots::parse(body);
-    let kinds: Vec<(u32, &WarningKind)> = robots
-        .warnings()
-        .iter()
-        .map(|w| (w.line, &w.kind))
-        .collect();
     let space = |character| WarningKind::UnicodeSpace { character };
     assert_eq!(
-        kinds,
+        kinds(&robots),
         [
             (2, &space('\u{a0}')),
             (3, &space('\u{200b}')),
