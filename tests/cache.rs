@@ -94,6 +94,17 @@ fn result(robots: &Robots) -> &FetchResult {
     robots.fetch_outcome().expect("fetched").result()
 }
 
+/// A server that answered `RULES` to `cache`, then, a day later by
+/// `clock`, 503 to the refresh (the copy was served).
+async fn failing_a_day_after_rules(cache: &RobotsCache, clock: &ManualClock) -> MockServer {
+    let server = serve(rules_200()).await;
+    cache.get(server.uri()).await.unwrap();
+    remount(&server, ResponseTemplate::new(503)).await;
+    clock.advance(DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    server
+}
+
 /// `RULES` apply.
 fn assert_rules(robots: &Robots) {
     assert_eq!(robots.access(), Access::Rules);
@@ -954,12 +965,8 @@ async fn a_backoff_past_the_stale_limit_is_honoured_at_the_limit() {
 /// under way gets what the limit gives, not the last copy.
 #[tokio::test]
 async fn past_the_stale_limit_no_lookup_gets_the_copy_during_a_refresh() {
-    let server = serve(rules_200()).await;
     let (cache, clock) = cache_limited(DAY, AfterStaleLimit::AllowAll);
-    cache.get(server.uri()).await.unwrap();
-    remount(&server, ResponseTemplate::new(503)).await;
-    clock.advance(DAY);
-    assert_rules(&cache.get(server.uri()).await.unwrap());
+    let server = failing_a_day_after_rules(&cache, &clock).await;
     // Still down 23 hours on; then, past the limit, the refresh is slow
     // to fail.
     clock.advance(23 * HOUR);
@@ -988,12 +995,8 @@ async fn past_the_stale_limit_no_lookup_gets_the_copy_during_a_refresh() {
 /// back: a review in session 32 found such lookups allowed everything).
 #[tokio::test]
 async fn past_the_stale_limit_an_old_failure_does_not_allow_all_during_a_refresh() {
-    let server = serve(rules_200()).await;
     let (cache, clock) = cache();
-    cache.get(server.uri()).await.unwrap();
-    remount(&server, ResponseTemplate::new(503)).await;
-    clock.advance(DAY);
-    assert_rules(&cache.get(server.uri()).await.unwrap());
+    let server = failing_a_day_after_rules(&cache, &clock).await;
     assert_eq!(requests(&server).await, 1, "the failed refresh");
     // A month on, the server is back, slowly.
     remount(&server, rules_200().set_delay(Duration::from_millis(200))).await;
@@ -1013,12 +1016,8 @@ async fn past_the_stale_limit_an_old_failure_does_not_allow_all_during_a_refresh
 /// the last one keeps the outage going.
 #[tokio::test]
 async fn two_failures_a_month_apart_are_two_outages() {
-    let server = serve(rules_200()).await;
     let (cache, clock) = cache();
-    cache.get(server.uri()).await.unwrap();
-    remount(&server, ResponseTemplate::new(503)).await;
-    clock.advance(DAY);
-    assert_rules(&cache.get(server.uri()).await.unwrap());
+    let server = failing_a_day_after_rules(&cache, &clock).await;
     clock.advance(30 * DAY);
     let robots = cache.get(server.uri()).await.unwrap();
     assert_rules(&robots);
@@ -1678,12 +1677,8 @@ async fn a_clock_stepping_back_does_not_keep_an_origin_disallowed() {
 
 #[tokio::test]
 async fn a_clock_stepping_back_in_an_outage_counts_the_stale_limit_from_then() {
-    let server = serve(rules_200()).await;
     let (cache, clock) = cache();
-    cache.get(server.uri()).await.unwrap();
-    remount(&server, ResponseTemplate::new(503)).await;
-    clock.advance(DAY);
-    assert_rules(&cache.get(server.uri()).await.unwrap());
+    let server = failing_a_day_after_rules(&cache, &clock).await;
 
     // The outage goes on across the step: it is counted from the first
     // failure seen after it, not from a date a year ahead of the clock.
