@@ -1037,6 +1037,33 @@ async fn two_failures_a_month_apart_are_two_outages() {
     ));
 }
 
+/// A server asking for a day between retries (`Retry-After: 86400`) and
+/// failing each: the failures make one outage, given up at the stale
+/// limit, though each comes more than a day after the one before. (The
+/// first version of the rule above measured the gap from the failure, not
+/// from the retry time it set, and never gave such an origin up.)
+#[tokio::test]
+async fn failures_a_retry_after_apart_are_one_outage() {
+    let server = serve(rules_200()).await;
+    let (cache, clock) = cache();
+    cache.get(server.uri()).await.unwrap();
+    remount(
+        &server,
+        ResponseTemplate::new(503).insert_header("Retry-After", "86400"),
+    )
+    .await;
+    clock.advance(DAY);
+    assert_rules(&cache.get(server.uri()).await.unwrap());
+    for _ in 0..29 {
+        clock.advance(DAY + MINUTE);
+        assert_rules(&cache.get(server.uri()).await.unwrap());
+    }
+    clock.advance(DAY + MINUTE);
+    let robots = cache.get(server.uri()).await.unwrap();
+    assert_eq!(robots.access(), Access::AllowAll, "{:?}", result(&robots));
+    assert_eq!(requests(&server).await, 31);
+}
+
 /// A clock that steps back one second after its next `reads` readings, as
 /// a wall clock set back (NTP) may between two readings.
 #[derive(Debug, Clone)]

@@ -23,11 +23,12 @@
 //! runs past the limit, the entry moves to GaveUp there without a request
 //! ([`Entry::at_stale_limit`]); the request waits for the retry time. Past the limit, a lookup served while
 //! another task refreshes gets the GaveUp value, never the last copy
-//! ([`Entry::served_at`]); but if the last failed fetch is more than a day
-//! old, or than the longest backoff if that is longer
-//! ([`Policy::failure_gap`]: nobody asked meanwhile), nothing recent
-//! shows the server is still down, and such a lookup gets disallow all
-//! until the refresh tells.
+//! ([`Entry::served_at`]); but if the retry after the last failed fetch
+//! was due more than a day ago, or than the longest backoff if that is
+//! longer ([`Policy::failure_gap`]: nobody asked meanwhile), nothing
+//! recent shows the server is still down, and such a lookup gets disallow
+//! all until the refresh tells. A failure after such a lapse starts a new
+//! outage, counted from it ([`Entry::after_fetch`]).
 //!
 //! An entry the capacity bound evicts while its origin is unreachable
 //! leaves a copy of itself without the last good copy: a Stale entry
@@ -95,16 +96,17 @@ fn later(t: SystemTime, d: Duration) -> SystemTime {
         .unwrap_or(t)
 }
 
-/// The longest time since the last failed fetch for which that failure
-/// still shows the origin down (with [`Policy::failure_gap`]).
+/// The longest time past the retry time of the last failed fetch for
+/// which that failure still shows the origin down (with
+/// [`Policy::failure_gap`]).
 pub(crate) const MAX_FAILURE_GAP: Duration = Duration::from_secs(24 * 60 * 60);
 
 impl Policy {
-    /// How long after a failed fetch it still shows the origin down, for
-    /// lookups served past the stale limit while a refresh is under way: a
-    /// day, or the longest backoff if longer (no retry comes sooner than
-    /// the backoff, nor than a `Retry-After`, which the fetcher caps at a
-    /// day).
+    /// How long past its retry time (the backoff, or the server's
+    /// `Retry-After`) a failed fetch still shows the origin down: for
+    /// lookups served past the stale limit while a refresh is under way,
+    /// and for the next failure to go on with the same outage. A day, or
+    /// the longest backoff if longer.
     pub(crate) fn failure_gap(&self) -> Duration {
         self.max_backoff.max(MAX_FAILURE_GAP)
     }
@@ -184,12 +186,27 @@ pub(crate) struct Entry {
 /// down (see [`Entry::served_at`]).
 #[derive(Debug, Clone)]
 struct LastFailure {
-    at: SystemTime,
+    /// When the fetch after it was due (the backoff, or the server's
+    /// `Retry-After`): no failure can follow it sooner.
+    retry_at: SystemTime,
     /// The policy's [`failure_gap`](Policy::failure_gap).
     gap: Duration,
     /// Disallow all, with the failed fetch's outcome (RFC 9309 section
     /// 2.3.1.4: robots.txt undefined).
     unconfirmed: Arc<Robots>,
+}
+
+impl LastFailure {
+    /// Whether, at `now`, this failure no longer shows the origin down:
+    /// the fetch after it was due more than the gap ago, and nobody asked
+    /// meanwhile. Measured from the retry time, not the failure, so that
+    /// retries spaced by a long backoff or `Retry-After` (a day and more)
+    /// still make one outage. A retry time "later" than `now` was set
+    /// before the clock stepped back: recent.
+    fn long_ago(&self, now: SystemTime) -> bool {
+        now.duration_since(self.retry_at)
+            .is_ok_and(|d| d > self.gap)
+    }
 }
 
 /// What an unreachable origin's entry turns into at the stale limit.
@@ -271,15 +288,15 @@ impl Entry {
         // from this failure, or from the first of the failures in a row
         // before it (never from the last good answer, which may be a month
         // old for an origin nobody asked about meanwhile). Failures in a
-        // row are at most the failure gap apart: one a month ago and one
-        // now, with no fetch between, show two outages, not a month of
-        // one (the origin may have answered all along), so a new one
-        // starts now. A first failure "later" than `now` was seen before
+        // row each come at most the failure gap after the retry time the
+        // one before set: one a month ago and one now, with no fetch
+        // between, show two outages, not a month of one (the origin may
+        // have answered all along), so a new one starts now. A first failure "later" than `now` was seen before
         // the clock stepped back: the outage is then counted from `now`,
         // the earliest time known to be in it.
         let goes_on = previous
             .and_then(|p| p.last_failure.as_ref())
-            .is_none_or(|last| !now.duration_since(last.at).is_ok_and(|d| d > last.gap));
+            .is_none_or(|last| !last.long_ago(now));
         let (good, since, failures) = match previous.map(|p| (p, &p.state)) {
             None => (None, now, 1),
             Some((p, State::Fresh)) => (Some(&p.served), now, 1),
@@ -294,14 +311,14 @@ impl Entry {
             }
             Some((_, State::NoCopy { .. } | State::GaveUp { .. })) => (None, now, 1),
         };
+        let asked = outcome.and_then(|o| o.retry_after()).unwrap_or_default();
+        let retry_at = later(now, policy.backoff(failures).max(asked));
         let last_failure = LastFailure {
-            at: now,
+            retry_at,
             gap: policy.failure_gap(),
             // The fetcher's value: disallow all, with the outcome.
             unconfirmed: Arc::clone(&fetched),
         };
-        let asked = outcome.and_then(|o| o.retry_after()).unwrap_or_default();
-        let retry_at = later(now, policy.backoff(failures).max(asked));
         let since = since.min(now);
         let limit = later(since, policy.stale_limit);
         if now >= limit {
@@ -427,8 +444,8 @@ impl Entry {
     /// What a lookup at `now` is served without waiting for a fetch: the
     /// current value, or past the stale limit, what the entry turns into
     /// there (a due entry is served so while another task refreshes it).
-    /// Past the limit with the last failed fetch more than the failure gap
-    /// old, disallow all: the copy is past its limit, and nothing recent
+    /// Past the limit with the retry after the last failed fetch due more
+    /// than the failure gap ago, disallow all: the copy is past its limit, and nothing recent
     /// shows the origin still down (one failure a month ago, then nobody
     /// asked) to allow all on; the refresh under way will tell.
     pub(crate) fn served_at(&self, now: SystemTime) -> &Arc<Robots> {
@@ -438,9 +455,7 @@ impl Entry {
             _ => return &self.served,
         };
         match &self.last_failure {
-            Some(last) if now.duration_since(last.at).is_ok_and(|d| d > last.gap) => {
-                &last.unconfirmed
-            }
+            Some(last) if last.long_ago(now) => &last.unconfirmed,
             _ => past_limit,
         }
     }

@@ -29,7 +29,7 @@
 //! | 4xx (unavailable, section 2.3.1.3), but those the fetcher reads as unreachable | allow all, cached like a success | as for 2xx |
 //! | 5xx, 429, 407, network failure (unreachable, section 2.3.1.4: the [fetcher's table](crate::fetch) has every case and option), with a good copy | the last good copy (section 2.4 allows it), its outcome's result saying so: [`StaleCopy`](crate::fetch::FetchResult::StaleCopy) | after [`retry_delay`](RobotsCacheBuilder::retry_delay), doubling per failure up to [`max_backoff`](RobotsCacheBuilder::max_backoff); no sooner than the response's `Retry-After` |
 //! | unreachable, no good copy | disallow all | as above: 1 minute, then 2, 4, ... by default |
-//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row (each at most a day, or [`max_backoff`](RobotsCacheBuilder::max_backoff) if longer, after the one before) | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a retry time running past the limit (the backoff, or a `Retry-After`) is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the last failed fetch is over a day old, or older than [`max_backoff`](RobotsCacheBuilder::max_backoff) if that is longer (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
+//! | unreachable for [`stale_limit`](RobotsCacheBuilder::stale_limit) (30 days), counted from the first of the failures in a row (each at most a day, or [`max_backoff`](RobotsCacheBuilder::max_backoff) if longer, past the retry time the one before set) | per [`after_stale_limit`](RobotsCacheBuilder::after_stale_limit): allow all (the file is taken as unavailable: the outcome says [`UnreachableTooLong`](crate::fetch::UnavailableReason::UnreachableTooLong)) by default | keeps retrying at the backoff; a retry time running past the limit (the backoff, or a `Retry-After`) is still honoured: the switch is then made at the limit without a request. A lookup served while another task's refresh is under way gets the same, unless the retry after the last failed fetch was due over a day ago, or longer ago than [`max_backoff`](RobotsCacheBuilder::max_backoff) if that is longer (nobody asked meanwhile): then disallow all, as nothing recent shows the server down, until the refresh tells |
 //!
 //! The capacity bound evicts the least recently used origins. An origin
 //! that answered is simply fetched again at its next lookup. Of an
@@ -882,8 +882,9 @@ impl RobotsCacheBuilder {
     /// the failed fetches in a row (however old the last good copy is, as
     /// RFC 9309 section 2.3.1.4 counts the time robots.txt has been
     /// unreachable). Failures are in a row when each comes at most a day
-    /// (or [`max_backoff`](Self::max_backoff), if longer) after the one
-    /// before: two a month apart, nobody asking between, are two
+    /// (or [`max_backoff`](Self::max_backoff), if longer) past the retry
+    /// time the one before set (the backoff, or the server's
+    /// `Retry-After`): two a month apart, nobody asking between, are two
     /// outages, as the server may have answered all along. Meanwhile the last good copy is served, or, for an
     /// origin never reached, disallow all. Then
     /// [`after_stale_limit`](Self::after_stale_limit) applies. The section

@@ -128,11 +128,12 @@ struct Model {
     /// The last good answer (2xx, 4xx), if any: its access and, for rules,
     /// its sitemap.
     good: Option<(Access, Vec<String>)>,
-    /// The first of the failed fetches in a row, how many, and the last.
+    /// The first of the failed fetches in a row, how many, and the time
+    /// the retry after the last was due.
     failing: Option<(SystemTime, u32, SystemTime)>,
 }
 
-/// How long a failed fetch shows the origin down, past the stale limit: a
+/// How long past its retry time a failed fetch shows the origin down: a
 /// day (the policy's longest backoff, an hour, is shorter).
 const GAP: Duration = Duration::from_secs(86_400);
 
@@ -165,12 +166,12 @@ impl Model {
                 self.next_request = now + Duration::from_secs(86_400).max(policy.min_ttl);
             }
             Answer::Down(asked, status) => {
-                // Failures more than the gap apart are two outages.
+                // A failure more than the gap past the retry the last one
+                // set starts a new outage.
                 let (since, failures) = match self.failing {
-                    Some((s, n, last)) if now.duration_since(last).unwrap() <= GAP => (s, n + 1),
+                    Some((s, n, due)) if now.duration_since(due).unwrap() <= GAP => (s, n + 1),
                     _ => (now, 1),
                 };
-                self.failing = Some((since, failures, now));
                 if now >= since + policy.stale_limit {
                     // Given up: the copy is no longer kept.
                     self.good = None;
@@ -178,6 +179,7 @@ impl Model {
                 // A timeout has no `Retry-After`.
                 let asked = Duration::from_secs(asked.filter(|_| status).unwrap_or(0));
                 self.next_request = now + backoff(failures).max(asked);
+                self.failing = Some((since, failures, self.next_request));
             }
         }
     }
@@ -218,10 +220,10 @@ impl Model {
                     prop_assert!(matches!(result, Some(FetchResult::Unreachable(_))));
                 }
             },
-            // Past the stale limit, the last failure long ago (a lookup
-            // while another task refreshes): disallow all, not the copy,
-            // and not allow all on that old failure.
-            Some((_, _, last)) if now.duration_since(last).unwrap() > GAP => {
+            // Past the stale limit, the last failure's retry due long ago
+            // (a lookup while another task refreshes): disallow all, not
+            // the copy, and not allow all on that old failure.
+            Some((_, _, due)) if now.duration_since(due).is_ok_and(|d| d > GAP) => {
                 prop_assert!(state.is_none(), "{state:?}");
                 prop_assert_eq!(served.access(), Access::DisallowAll);
                 prop_assert!(matches!(result, Some(FetchResult::Unreachable(_))));
