@@ -72,14 +72,10 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
         .collect();
     let directive = keepout::Directive::UserAgent;
     assert_eq!(warnings, [(3, WarningKind::EmptyValue { directive })]);
-    // Followed by no rule line (the file ends, or only a crawl-delay or a
-    // sitemap follows), it takes no rules from anyone: again only its
-    // value is missing.
-    for rest in [
-        "",
-        "Crawl-delay: 5\n",
-        "Sitemap: https://example.com/s.xml\n",
-    ] {
+    // Followed by no rule line (the file ends, or only a sitemap
+    // follows), it takes nothing from anyone: again only its value is
+    // missing.
+    for rest in ["", "Sitemap: https://example.com/s.xml\n"] {
         let body = format!("User-agent: a\nDisallow: /x\nUser-agent:\n{rest}");
         let robots = Robots::parse(&body);
         assert_eq!(
@@ -89,6 +85,11 @@ fn an_empty_user_agent_line_after_rules_ends_the_group() {
         );
         assert!(!robots.is_allowed("a", "/x"));
     }
+    // Followed by a crawl-delay, it ended the group above: the delay
+    // applies to no crawler.
+    let robots = Robots::parse("User-agent: a\nDisallow: /x\nUser-agent:\nCrawl-delay: 3\n");
+    assert_eq!(kinds(&robots), [(3, &WarningKind::EmptyUserAgentEndsGroup)]);
+    assert_eq!(robots.crawl_delay("a"), None);
     // Followed by an empty rule line, it ended the group above all the same.
     let robots = Robots::parse("User-agent: a\nDisallow: /x\nUser-agent:\nDisallow:\n");
     assert_eq!(
@@ -855,6 +856,30 @@ fn values_that_are_not_utf8_are_warned_about() {
         robots.warnings()
     );
     assert!(!robots.is_allowed("Ha", "/café"));
+    // UTF-8 cut inside a character by the line length limit is not
+    // warned of as such: only `LineTooLong` is.
+    let long = format!("User-agent: {}\nDisallow: /x\n", "é".repeat(9_000));
+    let robots = Robots::parse(&long);
+    assert!(
+        !robots
+            .warnings()
+            .iter()
+            .any(|w| w.kind == WarningKind::InvalidUtf8),
+        "{:?}",
+        kinds(&robots)
+    );
+    assert_eq!(robots.warnings()[0].kind, WarningKind::LineTooLong);
+    // But a character made invalid before the cut is.
+    let mut long = b"User-agent: bot\nDisallow: /\xE9".to_vec();
+    long.extend_from_slice("é".repeat(9_000).as_bytes());
+    let robots = Robots::parse(&long);
+    let invalid: Vec<u32> = robots
+        .warnings()
+        .iter()
+        .filter(|w| w.kind == WarningKind::InvalidUtf8)
+        .map(|w| w.line)
+        .collect();
+    assert_eq!(invalid, [2]);
 }
 
 #[test]

@@ -511,6 +511,9 @@ struct Builder {
     /// A crawl-delay or request-rate line came after the current run of
     /// user-agent lines, before any rule line.
     extension_in_run: Option<Directive>,
+    /// The line being read was cut at the length limit, perhaps inside a
+    /// character (`utf8_error`).
+    line_cut: bool,
     /// Use the lexer's fast path (off only to test it against the general
     /// path).
     fast: bool,
@@ -558,6 +561,7 @@ impl Builder {
             notes: NoteLog::default(),
             rule_seen: false,
             extension_in_run: None,
+            line_cut: false,
             fast: true,
             block: Block::default(),
         }
@@ -572,7 +576,19 @@ impl Builder {
     /// comments or unknown records, and only those with a non-ASCII octet
     /// get here.
     fn check_utf8(&mut self, line: u32, value: &[u8]) {
-        if !value.is_ascii() && std::str::from_utf8(value).is_err() {
+        if !value.is_ascii()
+            && let Err(e) = std::str::from_utf8(value)
+        {
+            self.utf8_error(line, e);
+        }
+    }
+
+    /// Warns of `e`, a UTF-8 error in a value from line `line`: unless the
+    /// line was cut at the length limit and the error is only a character
+    /// it cut short.
+    #[cold]
+    fn utf8_error(&mut self, line: u32, e: std::str::Utf8Error) {
+        if !(self.line_cut && e.error_len().is_none()) {
             self.warn(line, WarningKind::InvalidUtf8);
         }
     }
@@ -699,7 +715,10 @@ impl Builder {
             if kv.missing_colon {
                 self.warn(line.number, WarningKind::MissingColon);
             }
+            // (The fast path takes no line that long.)
+            self.line_cut = line.too_long;
             self.record(line.number, kv.key, kv.value);
+            self.line_cut = false;
         }
         self.finish(body.len())
     }
@@ -1007,12 +1026,17 @@ impl Builder {
         let start = self.text.len() as u32;
         // Store the value as UTF-8 so views can hand out `&str`; the token
         // is ASCII, so it stays a prefix.
-        if value.is_ascii() || std::str::from_utf8(value).is_ok() {
-            self.text.extend_from_slice(value);
-        } else {
-            self.warn(line, WarningKind::InvalidUtf8);
-            self.text
-                .extend_from_slice(String::from_utf8_lossy(value).as_bytes());
+        let utf8 = match value.is_ascii() {
+            true => Ok(()),
+            false => std::str::from_utf8(value).map(drop),
+        };
+        match utf8 {
+            Ok(()) => self.text.extend_from_slice(value),
+            Err(e) => {
+                self.utf8_error(line, e);
+                self.text
+                    .extend_from_slice(String::from_utf8_lossy(value).as_bytes());
+            }
         }
         let len = (self.text.len() - start as usize).min(u16::MAX as usize) as u16;
         let group_index = self.groups.len() as u32 - 1;
@@ -1175,9 +1199,13 @@ impl Builder {
         self.close_group();
         // Only `empty_user_agent` makes a group without an agent, and only
         // the last can still lack one.
+        // (A crawl-delay or request-rate line after it did end the group
+        // above: those lines apply to no crawler.)
+        let last = self.groups.len().wrapping_sub(1);
         if !self.rule_seen
             && let Some(g) = self.groups.last()
             && g.agents.0 == g.agents.1
+            && self.extras.last().is_none_or(|e| e.group as usize != last)
         {
             self.only_an_empty_value(g.line);
         }

@@ -86,8 +86,9 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     let fetcher = args.fetch.fetcher()?;
     // Up to `--concurrency` at once; shown in the order given.
     let permits = Arc::new(Semaphore::new(args.fetch.concurrency.into()));
-    // The local sources not yet read; a fetch fails only on a bad URL,
-    // which `Source::parse` turned away.
+    // The local sources not yet read. A fetch fails only on a bad URL,
+    // which `Source::parse` turned away, or for want of this machine's
+    // resources (then a bad file after it may be reported first).
     let mut unread: BTreeSet<usize> = (sources.iter().enumerate())
         .filter(|(_, s)| !matches!(s, Source::Url(_)))
         .map(|(i, _)| i)
