@@ -291,9 +291,10 @@ impl Entry {
         // row each come at most the failure gap after the retry time the
         // one before set: one a month ago and one now, with no fetch
         // between, show two outages, not a month of one (the origin may
-        // have answered all along), so a new one starts now. A first failure "later" than `now` was seen before
-        // the clock stepped back: the outage is then counted from `now`,
-        // the earliest time known to be in it.
+        // have answered all along), so a new one starts now. A first
+        // failure "later" than `now` was seen before the clock stepped
+        // back: the outage is then counted from `now`, the earliest time
+        // known to be in it.
         let goes_on = previous
             .and_then(|p| p.last_failure.as_ref())
             .is_none_or(|last| !last.long_ago(now));
