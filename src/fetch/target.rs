@@ -125,9 +125,8 @@ fn simple_origin(url: &str) -> Option<&str> {
 pub(crate) fn url_fault(input: &str, e: url::ParseError) -> String {
     let host_char = || {
         let (_, rest) = input.trim().split_once("://")?;
-        let authority = rest.split(['/', '?', '#', '\\']).next()?;
-        let host = authority.rsplit('@').next()?;
-        host.chars()
+        crate::matcher::url::host_and_port_text(rest)
+            .chars()
             .find(|&c| c == ' ' || c.is_ascii_control() || matches!(c, '<' | '>' | '^' | '|'))
     };
     match e {

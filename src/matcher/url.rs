@@ -292,6 +292,20 @@ pub(crate) fn trim_controls_str(s: &str) -> &str {
     s.trim_matches(|c: char| c <= ' ')
 }
 
+/// The host and port in `rest`, the text of a URL after its scheme's `:`
+/// (or a scheme-relative `//host/...`), delimited as the URL standard's
+/// parser does: past the slashes and backslashes before it, up to the
+/// first `/`, `\`, `?` or `#`, after the userinfo's last `@`. Text only:
+/// nothing is checked or decoded.
+pub(crate) fn host_and_port_text(rest: &str) -> &str {
+    let authority = rest.trim_start_matches(['/', '\\']);
+    let end = authority
+        .find(['/', '\\', '?', '#'])
+        .unwrap_or(authority.len());
+    let authority = &authority[..end];
+    authority.rsplit('@').next().unwrap_or(authority)
+}
+
 /// With `s` = `scheme://...`, the offset just past `//`.
 fn scheme_end(s: &[u8]) -> Option<usize> {
     let colon = scheme_colon(s)?;

@@ -73,11 +73,7 @@ fn has_overlong_label(value: &str) -> bool {
     };
     // Any slashes, then the authority, up to the path, query or fragment;
     // the host follows its last `@` and ends at a port's `:`.
-    let authority = rest.trim_start_matches(['/', '\\']);
-    let authority = &authority[..authority
-        .find(['/', '\\', '?', '#'])
-        .unwrap_or(authority.len())];
-    let host = authority.rsplit('@').next().unwrap_or(authority);
+    let host = crate::matcher::url::host_and_port_text(rest);
     if host.starts_with('[') {
         // An IPv6 address: no labels.
         return false;
