@@ -57,12 +57,9 @@ pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Durati
     let text = value.to_str().unwrap_or_default().trim();
     let delay = match delta_seconds(text) {
         Some(secs) => Duration::from_secs(secs),
-        None => {
-            let base = headers.get(DATE).and_then(http_date).unwrap_or(now);
-            http_date(value)?
-                .duration_since(base)
-                .unwrap_or(Duration::ZERO)
-        }
+        None => http_date(value)?
+            .duration_since(server_now(headers, now))
+            .unwrap_or(Duration::ZERO),
     };
     Some(delay.min(MAX_FRESHNESS))
 }
@@ -96,10 +93,9 @@ fn freshness(headers: &HeaderMap, now: SystemTime) -> Duration {
         None => match headers.get(EXPIRES) {
             // An invalid Expires (like "0") means already expired (RFC 9111 section 5.3).
             Some(expires) => match http_date(expires) {
-                Some(expires) => {
-                    let base = headers.get(DATE).and_then(http_date).unwrap_or(now);
-                    expires.duration_since(base).unwrap_or(Duration::ZERO)
-                }
+                Some(expires) => expires
+                    .duration_since(server_now(headers, now))
+                    .unwrap_or(Duration::ZERO),
                 None => Duration::ZERO,
             },
             // RFC 9309 section 2.4: a day when the server says nothing.
@@ -170,6 +166,14 @@ fn delta_seconds(text: &str) -> Option<u64> {
         return None;
     }
     Some(text.parse().unwrap_or(1 << 31))
+}
+
+/// The time the response was made, by the server's clock: its `Date`,
+/// or `now` without one. Dates the server gives (`Expires`, a
+/// `Retry-After` date) are measured from it, so that a server whose clock
+/// is off asks for what it meant.
+fn server_now(headers: &HeaderMap, now: SystemTime) -> SystemTime {
+    headers.get(DATE).and_then(http_date).unwrap_or(now)
 }
 
 fn http_date(value: &http::HeaderValue) -> Option<SystemTime> {
