@@ -143,7 +143,6 @@ fn url_for(path: &str) -> Option<String> {
                 Some(_) => return None,
                 None => (host_port, false),
             };
-
             let labels: Vec<&str> = host.split('.').collect();
             let label_ok = |l: &&str| {
                 !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
