@@ -107,6 +107,22 @@ async fn serve(response: ResponseTemplate, times: u64) -> MockServer {
     server
 }
 
+/// Waits for the `n`th request `requests` reports, for at most 20 s.
+async fn nth_request(
+    requests: &mut tokio::sync::mpsc::UnboundedReceiver<()>,
+    n: usize,
+    what: &str,
+) {
+    let all = async {
+        for _ in 0..n {
+            requests.recv().await.expect("the server is up");
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(20), all)
+        .await
+        .unwrap_or_else(|_| panic!("{what}"));
+}
+
 // --- check against a local file: verdicts, deciding lines, exit codes ---
 
 #[tokio::test]
@@ -1221,22 +1237,62 @@ async fn show_reports_a_missing_file_without_waiting_for_a_fetch() {
 }
 
 /// A server that redirects its one request to `location` half a second
-/// after it is in: its base URL, and the server's task.
-async fn redirect_later(location: String) -> (String, tokio::task::JoinHandle<()>) {
+/// after it is in: its base URL, word of the request's arrival, and the
+/// server's task.
+async fn redirect_later(
+    location: String,
+) -> (
+    String,
+    tokio::sync::oneshot::Receiver<()>,
+    tokio::task::JoinHandle<()>,
+) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
+    let (arrived, arrival) = tokio::sync::oneshot::channel();
     let server = tokio::spawn(async move {
         let (mut socket, _) = listener.accept().await.unwrap();
         let mut request = [0u8; 1024];
         let _ = socket.read(&mut request).await.unwrap();
+        let _ = arrived.send(());
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let response = format!(
             "HTTP/1.1 301 Moved\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
         );
         socket.write_all(response.as_bytes()).await.unwrap();
     });
-    (base, server)
+    (base, arrival, server)
+}
+
+/// A server answering each request with a 200 and `body`, one at a time,
+/// its first answer held until `gate` opens: its base URL, and a receiver
+/// told of each request as it comes in (tests wait on that, not on sleeps).
+async fn gated(
+    body: &'static str,
+    gate: tokio::sync::oneshot::Receiver<()>,
+) -> (String, tokio::sync::mpsc::UnboundedReceiver<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (arrived, requests) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut gate = Some(gate);
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut request = [0u8; 1024];
+            let _ = socket.read(&mut request).await.unwrap();
+            let _ = arrived.send(());
+            if let Some(gate) = gate.take() {
+                let _ = gate.await;
+            }
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            socket.write_all(response.as_bytes()).await.unwrap();
+        }
+    });
+    (base, requests)
 }
 
 /// A reader slower than the fetch timeout (`check ... | less`) does not
@@ -1245,21 +1301,31 @@ async fn redirect_later(location: String) -> (String, tokio::task::JoinHandle<()
 /// below was followed only once the reader caught up, past the deadline.)
 #[tokio::test]
 async fn a_slow_reader_does_not_time_fetches_out() {
-    let fast = serve(
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
-        2,
-    )
-    .await;
-    let (slow_base, server) = redirect_later(format!("{}/robots.txt", fast.uri())).await;
+    let (open, gate) = tokio::sync::oneshot::channel();
+    let (fast, mut requests) = gated("User-agent: *\nDisallow: /x\n", gate).await;
+    let (slow_base, slow_in, server) = redirect_later(format!("{fast}/robots.txt")).await;
+    // The fast origin answers once the slow origin's fetch is under way.
+    tokio::spawn(async move {
+        if slow_in.await.is_ok() {
+            let _ = open.send(());
+        }
+    });
     let mut child = spawn(&["check", "--timeout", "2", "-a", "bot", "-"]);
     // Far more verdicts than a pipe holds before the slow origin's URL.
-    let mut urls = format!("{}/x\n", fast.uri()).repeat(5_000);
+    let mut urls = format!("{fast}/x\n").repeat(5_000);
     urls.push_str(&format!("{slow_base}/y\n"));
     // Written beside the reading: verdicts stream while stdin is read.
     let mut input = child.stdin.take().unwrap();
     let writer = tokio::spawn(async move { input.write_all(urls.as_bytes()).await });
-    // The output is left unread for longer than the fetch timeout.
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    // Those verdicts fill the pipe, left unread until the slow origin's
+    // redirect has been followed (the fast origin's second request). With
+    // fetches stalled behind a full pipe, it never was.
+    nth_request(
+        &mut requests,
+        2,
+        "the redirect is followed with output unread",
+    )
+    .await;
     let out = child.wait_with_output().await.unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last: Vec<_> = stdout.lines().rev().take(2).collect();
@@ -1277,15 +1343,20 @@ async fn a_slow_reader_does_not_time_fetches_out() {
 /// fetch of a URL beside it.
 #[tokio::test]
 async fn a_slow_stdin_does_not_time_fetches_out() {
-    let fast = serve(
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /x\n"),
-        1,
-    )
-    .await;
-    let (slow_base, server) = redirect_later(format!("{}/robots.txt", fast.uri())).await;
+    let (open, gate) = tokio::sync::oneshot::channel();
+    open.send(()).unwrap();
+    let (fast, mut requests) = gated("User-agent: *\nDisallow: /x\n", gate).await;
+    let (slow_base, _, server) = redirect_later(format!("{fast}/robots.txt")).await;
     let mut child = spawn(&["show", "--timeout", "2", &format!("{slow_base}/"), "-"]);
     let mut input = child.stdin.take().unwrap();
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    // Stdin stays silent until the redirect has been followed. With the
+    // fetch stalled while stdin was read, it never was.
+    nth_request(
+        &mut requests,
+        1,
+        "the redirect is followed with stdin silent",
+    )
+    .await;
     input
         .write_all(b"User-agent: *\nDisallow: /\n")
         .await
