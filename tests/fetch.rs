@@ -905,6 +905,29 @@ async fn empty_content_coding_list_elements_are_ignored() {
     }
 }
 
+/// A `Content-Encoding` name that is no coding at all (`utf-8`, `none`:
+/// servers send them on plain text) is ignored, as browsers and reqwest's
+/// own decoder ignore it, when the body looks like text; beside a real
+/// coding, that coding is decoded. (Until session 58 such a file was
+/// unreachable: the whole site disallowed.)
+#[tokio::test]
+async fn a_name_that_is_no_content_coding_is_ignored_on_text() {
+    for (header_value, coding) in [
+        ("utf-8", None),
+        ("UTF-8", None),
+        ("none", None),
+        ("binary, identity", None),
+        ("gzip, utf-8", Some("gzip")),
+    ] {
+        let body = coding.map_or_else(|| RULES.as_bytes().to_vec(), encoded);
+        let (server, robots) = fetch_coded(header_value, body).await;
+        let outcome = robots.fetch_outcome().unwrap();
+        assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value:?}");
+        assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value:?}");
+        assert_rules(&robots, &server.uri());
+    }
+}
+
 /// A body the fetcher cannot decode gives no rules: unreachable, disallow
 /// all, saying why.
 #[tokio::test]
@@ -919,6 +942,13 @@ async fn undecodable_bodies_are_unreachable() {
             RULES.as_bytes().to_vec(),
             "\"compress\" is not supported",
         ),
+        (
+            "ZSTD",
+            RULES.as_bytes().to_vec(),
+            "\"ZSTD\" is not supported",
+        ),
+        // A name that is no coding, on data that is not text.
+        ("utf-8", encoded("gzip"), "\"utf-8\" is not supported"),
         ("gzip, br", encoded("gzip"), "several content codings"),
         ("gzip", cut, "gzip data"),
         ("gzip", corrupt, "gzip data"),

@@ -10,7 +10,9 @@
 //! nothing, such as empty deflate blocks without end, would be downloaded
 //! until the timeout.) Coding names are matched as RFC 9110
 //! says, case-insensitively, with `x-gzip` for `gzip`; `deflate` is the
-//! zlib format, or raw deflate as some servers send it. Brotli, which the
+//! zlib format, or raw deflate as some servers send it. A name that is no
+//! coding at all (`utf-8`) is ignored on a body that looks like text
+//! ([`Labelled::stray`]). Brotli, which the
 //! fetcher's own client does not ask for, is decoded only if the window
 //! its stream declares (RFC 7932 section 9.1) is at most
 //! [`MAX_BROTLI_WINDOW`]: its decoder keeps the whole window, whatever the
@@ -88,15 +90,53 @@ pub(crate) enum Coding {
 /// anyway is decoded only within [`MAX_BROTLI_WINDOW`].
 pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate";
 
+/// Content codings keepout does not decode: those of IANA's HTTP Content
+/// Coding Registry (RFC 9110 section 16.6.1) but `gzip`, `x-gzip`,
+/// `deflate`, `br` and `identity`, and compressions some servers name
+/// outside it. A body in one is unreachable. Any other name is no content
+/// coding at all (servers send `utf-8`, `none`, `binary`): see
+/// [`Labelled::stray`].
+const UNDECODED_CODINGS: &[&str] = &[
+    "aes128gcm",
+    "compress",
+    "dcb",
+    "dcz",
+    "exi",
+    "pack200-gzip",
+    "x-compress",
+    "zstd",
+    "bzip2",
+    "x-bzip2",
+    "lz4",
+    "lzma",
+    "sdch",
+    "snappy",
+    "xz",
+];
+
+/// What a response's `Content-Encoding` says of its body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Labelled {
+    /// The coding to undo.
+    pub(crate) coding: Coding,
+    /// With no coding named, the first name listed that is no content
+    /// coding (`Content-Encoding: utf-8`): the body is read as sent if it
+    /// looks like text ([`looks_like_text`]), as browsers and the HTTP
+    /// client's own decoder ignore such names; otherwise it is unreachable.
+    pub(crate) stray: Option<String>,
+}
+
 impl Coding {
     /// The coding of a response with `headers`, from its `Content-Encoding`
     /// (RFC 9110 section 8.4.1: names are case-insensitive, `identity`
     /// adds nothing, `x-gzip` is `gzip`; section 5.6.1.2: empty list
     /// elements, or an empty header, add nothing either). One coding at
-    /// most: a body coded twice, or in a coding not listed, is an error
-    /// naming it.
-    pub(crate) fn of(headers: &HeaderMap) -> Result<Coding, String> {
+    /// most: a body coded twice, or in a coding of [`UNDECODED_CODINGS`],
+    /// is an error naming it. Other names are no codings
+    /// ([`Labelled::stray`]).
+    pub(crate) fn of(headers: &HeaderMap) -> Result<Labelled, String> {
         let mut found = Coding::Identity;
+        let mut stray = None;
         for value in headers.get_all(CONTENT_ENCODING) {
             let text = String::from_utf8_lossy(value.as_bytes());
             let names = text.split(',').map(str::trim);
@@ -104,7 +144,16 @@ impl Coding {
                 let coding = match Coding::named(name) {
                     Some(Coding::Identity) => continue,
                     Some(coding) => coding,
-                    None => return Err(format!("content coding {name:?} is not supported")),
+                    None if UNDECODED_CODINGS
+                        .iter()
+                        .any(|known| name.eq_ignore_ascii_case(known)) =>
+                    {
+                        return Err(format!("content coding {name:?} is not supported"));
+                    }
+                    None => {
+                        stray.get_or_insert_with(|| name.to_owned());
+                        continue;
+                    }
                 };
                 if found != Coding::Identity {
                     return Err("a body in several content codings is not supported".into());
@@ -112,7 +161,12 @@ impl Coding {
                 found = coding;
             }
         }
-        Ok(found)
+        Ok(Labelled {
+            coding: found,
+            // Beside a coding, a stray name is left to that coding's
+            // decoder, which refuses what is not its data.
+            stray: stray.filter(|_| found == Coding::Identity),
+        })
     }
 
     /// The transfer coding of a response with `headers`, from its
@@ -828,24 +882,54 @@ pub(crate) async fn read_capped(
 ) -> Result<CappedBody, BodyError> {
     let headers = response.headers();
     let codings = Coding::transfer(headers).and_then(|t| Ok((t, Coding::of(headers)?)));
-    let (transfer, content) = match codings {
-        Ok(codings) => codings,
-        // A body with no octets is empty whatever its codings say (a 204,
-        // say): the error waits for the first octet.
-        Err(why) => loop {
-            return match response.chunk().await {
-                Ok(Some(chunk)) if chunk.is_empty() => continue,
-                Ok(Some(_)) => Err(BodyError::Decode(why)),
-                Ok(None) => Ok(CappedBody {
-                    bytes: Vec::new(),
-                    truncated: false,
-                }),
-                Err(error) => Err(BodyError::Transport { error, received: 0 }),
-            };
+    // A body with no octets is empty whatever its codings say (a 204,
+    // say): an error waits for the first octet.
+    let empty = || CappedBody {
+        bytes: Vec::new(),
+        truncated: false,
+    };
+    let (transfer, content, first) = match codings {
+        Ok((
+            transfer,
+            Labelled {
+                coding,
+                stray: None,
+            },
+        )) => (transfer, coding, None),
+        Ok((
+            transfer,
+            Labelled {
+                coding,
+                stray: Some(name),
+            },
+        )) => match first_octets(&mut response).await? {
+            None => return Ok(empty()),
+            Some(chunk) if transfer == Coding::Identity && looks_like_text(chunk.as_ref()) => {
+                (transfer, coding, Some(chunk))
+            }
+            Some(_) => {
+                return Err(BodyError::Decode(format!(
+                    "content coding {name:?} is not supported"
+                )));
+            }
         },
+        Err(why) => {
+            return match first_octets(&mut response).await? {
+                None => Ok(empty()),
+                Some(_) => Err(BodyError::Decode(why)),
+            };
+        }
     };
     let hint = response.content_length().unwrap_or(0);
     let mut reading = Reading::new(transfer, content, cap, hint);
+    if let Some(chunk) = first {
+        // The octets read to judge a stray coding name.
+        if let Read::Done { truncated } =
+            reading.chunk(chunk.as_ref()).map_err(BodyError::Decode)?
+        {
+            return Ok(reading.into_body(truncated));
+        }
+    }
     let truncated = loop {
         let at_cap = reading.at_cap();
         let next = match deadline.filter(|_| at_cap) {
@@ -879,9 +963,68 @@ pub(crate) async fn read_capped(
     Ok(reading.into_body(truncated))
 }
 
+/// The first octets of `response`'s body, or `None` if it has none.
+async fn first_octets(
+    response: &mut reqwest::Response,
+) -> Result<Option<impl AsRef<[u8]> + use<>>, BodyError> {
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) if chunk.is_empty() => continue,
+            Ok(next) => return Ok(next),
+            Err(error) => return Err(BodyError::Transport { error, received: 0 }),
+        }
+    }
+}
+
+/// Whether the octets that open a body look like text rather than coded
+/// data: no C0 control but tab, line feed, vertical tab, form feed and
+/// carriage return in its first KiB. Compressed data is all but certain
+/// to hold one within a hundred octets (gzip, `compress`, xz and lz4 open
+/// with one); a robots.txt in UTF-8 or a legacy encoding holds none.
+fn looks_like_text(octets: &[u8]) -> bool {
+    octets
+        .iter()
+        .take(1024)
+        .all(|&octet| octet >= 0x20 || matches!(octet, b'\t' | b'\n' | 0x0B | 0x0C | b'\r'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_is_told_from_coded_data() {
+        assert!(looks_like_text(b"User-agent: *\r\n\tDisallow: /\x0B\x0C"));
+        assert!(looks_like_text(b"Disallow: /caf\xE9\n"));
+        assert!(looks_like_text(b""));
+        // Past the first KiB, not looked at.
+        assert!(looks_like_text(&[b"a".repeat(1024), vec![0]].concat()));
+        assert!(!looks_like_text(&gzip(b"User-agent: *\n")));
+        assert!(!looks_like_text(b"\xFF\xFEU\x00"));
+        assert!(!looks_like_text(b"User-agent: *\x1B"));
+    }
+
+    #[test]
+    fn stray_names_are_kept_only_without_a_coding() {
+        let of = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(CONTENT_ENCODING, value.parse().unwrap());
+            Coding::of(&headers)
+        };
+        let labelled = |coding, stray: Option<&str>| {
+            Ok(Labelled {
+                coding,
+                stray: stray.map(String::from),
+            })
+        };
+        assert_eq!(of("UTF-8, none"), labelled(Coding::Identity, Some("UTF-8")));
+        assert_eq!(of("utf-8, gzip"), labelled(Coding::Gzip, None));
+        assert_eq!(of("identity"), labelled(Coding::Identity, None));
+        assert_eq!(
+            of("utf-8, Zstd"),
+            Err("content coding \"Zstd\" is not supported".into())
+        );
+    }
 
     fn gzip(data: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

@@ -69,7 +69,7 @@ pub fn codings(transfer: &[HeaderValue], content: &[HeaderValue]) -> Result<(u8,
     };
     Ok((
         number(Coding::transfer(&headers)?),
-        number(Coding::of(&headers)?),
+        number(Coding::of(&headers)?.coding),
     ))
 }
 
