@@ -571,6 +571,18 @@ async fn missing_or_invalid_location_is_unavailable() {
         &FetchResult::Unavailable(UnavailableReason::InvalidLocation("http://[::1".into()))
     );
     assert_allow_all(&robots, &server.uri());
+
+    // Port 0, which no server listens on: refused as in a URL given, not
+    // requested and taken for an unreachable site (until session 58).
+    let server = serve(redirect(301, "http://127.0.0.1:0/robots.txt")).await;
+    let robots = fetcher().fetch(server.uri()).await.unwrap();
+    assert_eq!(
+        result(&robots),
+        &FetchResult::Unavailable(UnavailableReason::InvalidLocation(
+            "http://127.0.0.1:0/robots.txt".into()
+        ))
+    );
+    assert_allow_all(&robots, &server.uri());
 }
 
 #[tokio::test]

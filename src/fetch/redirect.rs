@@ -52,7 +52,9 @@ pub(crate) fn target(current: &Url, headers: &HeaderMap) -> Result<Url, Unavaila
     let _ = next.set_username("");
     let _ = next.set_password(None);
     next.set_fragment(None);
-    if !super::target::is_sendable(&next) {
+    // Port 0, which no server can listen on, is refused as it is in a
+    // URL a caller gives (`target::parse_site_url`).
+    if next.port() == Some(0) || !super::target::is_sendable(&next) {
         return Err(UnavailableReason::InvalidLocation(location.to_owned()));
     }
     Ok(next)
@@ -160,6 +162,12 @@ mod tests {
             from(b"http://a{b}.example/robots.txt"),
             Err(UnavailableReason::InvalidLocation(_))
         ));
+        assert_eq!(
+            from(b"//a.example:0/robots.txt"),
+            Err(UnavailableReason::InvalidLocation(
+                "//a.example:0/robots.txt".into()
+            ))
+        );
         let current = Url::parse("http://a.example/robots.txt").unwrap();
         assert_eq!(
             target(&current, &HeaderMap::new()),
