@@ -292,10 +292,11 @@ pub(crate) fn status_result(config: &Config, status: StatusCode) -> FetchResult 
         // Google handles 429 like a server error: back off, crawl nothing.
         429 => unreachable,
         401 | 403 if config.auth_errors_disallow => unreachable,
-        // A proxy asking for credentials (RFC 9110 section 15.5.8): the
-        // request never reached the site, so nothing is known of its
-        // robots.txt, as when a connection fails. (Section 2.3.1.3's
-        // "unavailable" is the site's own 4xx.)
+        // A proxy asking for credentials (RFC 9110 section 15.5.8), one
+        // set or one intercepting on the way (a site has no use for the
+        // status): the request never reached the site, so nothing is known
+        // of its robots.txt, as when a connection fails. (Section
+        // 2.3.1.3's "unavailable" is the site's own 4xx.)
         407 => unreachable,
         300..=499 => unavailable,
         // 5xx, and anything that is no final status: an unasked-for 101

@@ -26,7 +26,8 @@
 //! (a line end, zero padding) are ignored.
 //!
 //! Fetching only fails for input that can have no robots.txt (not a URL, not
-//! http/https, no host), or when this machine cannot make the request, out of
+//! http/https, no host, port 0, a host no request can carry: see
+//! [`robots_url`]), or when this machine cannot make the request, out of
 //! descriptors, local ports or memory ([`Error::LocalResources`]: the server
 //! was never asked). Whatever the server or network does, the result is a
 //! [`Robots`] whose [`fetch_outcome`](Robots::fetch_outcome) says what

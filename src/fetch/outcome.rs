@@ -167,7 +167,10 @@ impl FetchOutcome {
     }
 
     /// Whether the body was longer than the fetcher's body limit, so only
-    /// the complete lines within the limit were parsed (RFC 9309 section 2.5).
+    /// the complete lines within the limit were parsed (RFC 9309 section
+    /// 2.5). A body that reached the limit and then neither ended nor went
+    /// on before the fetch's timeout, or whose connection then failed, is
+    /// taken as longer: what would be read was all in.
     pub fn truncated_at_cap(&self) -> bool {
         self.truncated_at_cap
     }
@@ -339,7 +342,8 @@ pub enum UnavailableReason {
     /// A redirect without a `Location` header, or with an empty one.
     MissingLocation,
     /// A `Location` header that is not a URL, or names one no HTTP request
-    /// can carry (the header as received, trimmed).
+    /// can carry or reach, such as one with port 0 (the header as received,
+    /// trimmed).
     InvalidLocation(String),
     /// A redirect to a scheme other than http or https (the scheme).
     UnsupportedRedirectScheme(String),
@@ -431,7 +435,10 @@ pub enum UnreachableReason {
         /// Bytes received before the connection ended.
         received: u64,
     },
-    /// The body could not be read to its end (reset mid-body, bad encoding, ...).
+    /// The body could not be read to its end: a coding that is not
+    /// supported or data it cannot decode, or a transport failure mid-body
+    /// when no `Content-Length` was sent (with one, it is
+    /// [`TruncatedBody`](UnreachableReason::TruncatedBody)).
     Body(String),
     /// Any other transport failure.
     Other(String),
