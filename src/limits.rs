@@ -48,6 +48,7 @@
 //! |---|---|---|
 //! | body | [`body_limit`](crate::fetch::FetcherBuilder::body_limit): [`MIN_BODY_LIMIT`] = 512,000 bytes (500 KiB, RFC 9309 section 2.5) by default, and the least [`build`](crate::fetch::FetcherBuilder::build) accepts ([`Error::InvalidConfig`](crate::Error::InvalidConfig) below it) | counted both as octets arrive and once decoded from gzip, deflate or brotli (which the fetcher does not ask for, and decodes only within [`MAX_BROTLI_WINDOW`]), as a content coding or a transfer coding besides chunked (each of the two decoded up to the limit), so a bomb is inflated only up to the limit and a stream that inflates to nothing is downloaded only up to it; reading stops at either and the connection is dropped, so the rest is neither downloaded nor inflated; the last partial line is dropped and the complete lines are parsed: [`Fetched`](crate::fetch::FetchResult::Fetched) with [`truncated_at_cap`](crate::FetchOutcome::truncated_at_cap). A body in a single-byte charset or UTF-16 is transcoded to UTF-8 after the cut, which can at most triple it. A `Content-Length` is never trusted for an allocation beyond the limit, nor beyond 500 KiB when the limit is raised: past that the body grows as bytes arrive |
 //! | brotli window | [`MAX_BROTLI_WINDOW`] = 1 MiB (WBITS 20, RFC 7932 section 9.1); the fetcher asks for `Accept-Encoding: gzip, deflate`, without `br` | a `br` body declaring a larger window (up to 16 MiB, or Large Window Brotli's escape) is not decoded, so its window is never allocated: [`Body`](crate::fetch::UnreachableReason::Body) naming the window and the limit (disallow all) |
+//! | gzip members | [`MAX_GZIP_MEMBERS`] = 256 in a body (in each coding, content and transfer) | [`Body`](crate::fetch::UnreachableReason::Body) naming the limit (disallow all): each member costs a new decoder, so a body of empty members would cost a hundred times the CPU of a plain one |
 //! | HTTP/2 data ahead of the reader | 256 KiB, the stream's flow control window (RFC 9113 section 6.9.2), for clients from [`Fetcher::client_builder`](crate::fetch::Fetcher::client_builder), the fetcher's own included (hyper's default is 2 MiB) | a server sends no more than that ahead of what the fetcher has read; a fetch stopped at the body limit leaves at most that much unread, dropped with the response (`tests/fetch_socket.rs` counts what an endless HTTP/2 body gets sent: 2 MiB with hyper's window, at most the limit, a frame and the window with this one) |
 //! | bodies of other responses | not read | the body of a redirect, 4xx, 5xx or other non-2xx response is dropped unread, however long it is |
 //! | redirect hops | [`max_redirects`](crate::fetch::FetcherBuilder::max_redirects): [`DEFAULT_MAX_REDIRECTS`](crate::fetch::DEFAULT_MAX_REDIRECTS) = 5 in a row (RFC 9309 section 2.3.1.2) | one more is [`TooManyRedirects`](crate::fetch::UnavailableReason::TooManyRedirects); a redirect back to a URL already requested is [`RedirectLoop`](crate::fetch::UnavailableReason::RedirectLoop) at once; a missing, empty or unparsable `Location` or one to another scheme (`ftp:`, `file:`, `data:`, ...) is unavailable without a request: all allow all |
@@ -104,3 +105,12 @@ pub const MAX_BODY_LEN: usize = 1 << 30;
 /// decoded only if it declares at most this window, and is otherwise
 /// [`Unreachable`](crate::fetch::FetchResult::Unreachable) (disallow all).
 pub const MAX_BROTLI_WINDOW: usize = 1 << 20;
+
+/// The most members a gzip body may hold (RFC 1952 section 2.2 lets
+/// members follow one another), as a content or transfer coding: more
+/// than any server sends. Each costs the fetcher a new decoder, some 75
+/// KiB allocated and zeroed, so 500 KiB of empty 20-octet members cost
+/// about 150 ms of CPU where a plain body costs one or two; past this many,
+/// the body is [`Body`](crate::fetch::UnreachableReason::Body) (disallow
+/// all).
+pub const MAX_GZIP_MEMBERS: usize = 256;

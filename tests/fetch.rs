@@ -964,6 +964,11 @@ async fn undecodable_bodies_are_unreachable() {
         ("gzip, br", encoded("gzip"), "several content codings"),
         ("gzip", cut, "gzip data"),
         ("gzip", corrupt, "gzip data"),
+        (
+            "gzip",
+            encoded("gzip").repeat(257),
+            "gzip data: more than 256 members",
+        ),
         ("br", b"not brotli at all".to_vec(), "brotli data"),
     ] {
         let (server, robots) = fetch_coded(coding, body).await;
