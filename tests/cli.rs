@@ -175,6 +175,41 @@ async fn check_names_the_first_four_of_many_merged_groups() {
     );
 }
 
+/// A `--json` line lists the first 16 groups, and the first 16 values of
+/// each, with their counts: it stays small however many groups a file
+/// merges. (Each line listed them all: 387 KB a line for a hostile file.)
+#[tokio::test]
+async fn check_json_lists_the_first_sixteen_groups_and_agents() {
+    let agents: String = (0..20).map(|i| format!("User-agent: a{i}\n")).collect();
+    let file = format!("{agents}User-agent: *\nDisallow: /x\n").repeat(30);
+    let run = keepout(
+        &[
+            "check",
+            "--json",
+            "-a",
+            "bot",
+            "-r",
+            "-",
+            "https://example.com/z",
+        ],
+        file,
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line: Value = serde_json::from_str(run.lines()[0]).unwrap();
+    assert_eq!(line["groups_total"], 30);
+    let groups = line["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 16);
+    assert_eq!(groups[1]["line"], 23);
+    assert_eq!(groups[1]["agents_total"], 21);
+    let names: Vec<_> = groups[1]["agents"].as_array().unwrap().iter().collect();
+    assert_eq!(names.len(), 16);
+    assert_eq!(
+        (names[0], names[15]),
+        (&Value::from("a0"), &Value::from("a15"))
+    );
+}
+
 /// Of a group's many user-agent values, a verdict line names the first
 /// eight and counts the rest.
 #[tokio::test]
@@ -478,7 +513,8 @@ async fn check_json_lines_shape() {
             "product_token": "SomeBot",
             "agent_match": "star",
             "rule": {"line": 6, "kind": "disallow", "pattern": "/private", "normalized": "/private"},
-            "groups": [{"line": 5, "agents": ["*"]}],
+            "groups": [{"line": 5, "agents": ["*"], "agents_total": 1}],
+            "groups_total": 1,
             "robots": robots,
         })
     );
@@ -1086,6 +1122,21 @@ async fn unavailable_origin_allows_everything() {
             format!("ALLOWED    {base}/private  robots.txt unavailable, everything allowed"),
         ]
     );
+}
+
+/// A status HTTP names no reason for is shown as its number alone, not as
+/// the http crate's `299 <unknown status code>` (until session 58).
+#[tokio::test]
+async fn a_status_with_no_reason_is_shown_as_its_number() {
+    let server = serve(
+        ResponseTemplate::new(299).set_body_string("Disallow: /x\n"),
+        1,
+    )
+    .await;
+    let base = server.uri();
+    let run = keepout(&["check", "-a", "ExampleBot", &format!("{base}/y")], "").await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.lines()[0], format!("{base}/robots.txt: 299, 13 bytes"),);
 }
 
 /// 429 is the 4xx that disallows everything (as Google treats it), and

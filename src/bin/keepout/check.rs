@@ -8,7 +8,7 @@ use keepout::{Cause, Decision, Fetcher, Robots};
 use serde::Serialize;
 use tokio::task::JoinSet;
 
-use crate::output::{GroupRefJson, RobotsJson, RuleJson, clean, source_summary};
+use crate::output::{GroupRefJson, JSON_GROUPS, RobotsJson, RuleJson, clean, source_summary};
 use crate::progress::Progress;
 use crate::source::{Extent, Loaded, Source};
 use crate::urls::{Next, Urls};
@@ -35,8 +35,8 @@ streams, in bounded memory (see --keep-origins).
 Exit status: 0 if every URL is allowed, 1 if any is disallowed, 2 on bad input
 (unreadable file, invalid or non-http(s) URL, no URLs) or a fetch this machine
 could not make (out of file descriptors, local ports or memory). A bad line on
-stdin (not a URL, not UTF-8, or a URL past 64 KiB) stops the run there, after
-the verdicts of the lines before it.
+stdin (not a URL, not UTF-8, a URL past 64 KiB, or a tab or carriage return
+inside one) stops the run there, after the verdicts of the lines before it.
 
 Examples:
   keepout check --agent ExampleBot https://example.com/ https://example.com/private/x
@@ -519,7 +519,12 @@ impl<W: Write> Printer<'_, W> {
                             keepout::AgentMatch::None => "none",
                         },
                         rule: decision.rule().map(RuleJson::new),
-                        groups: decision.groups().map(GroupRefJson::new).collect(),
+                        groups: decision
+                            .groups()
+                            .take(JSON_GROUPS)
+                            .map(GroupRefJson::new)
+                            .collect(),
+                        groups_total: decision.groups().len(),
                         robots,
                     };
                     serde_json::to_writer(&mut self.out, &line).map_err(std::io::Error::from)?;
@@ -586,7 +591,9 @@ struct CheckJson<'a> {
     product_token: &'a str,
     agent_match: &'static str,
     rule: Option<RuleJson<'a>>,
+    /// The first [`JSON_GROUPS`] groups that applied.
     groups: Vec<GroupRefJson<'a>>,
+    groups_total: usize,
     robots: &'a RobotsJson,
 }
 

@@ -4,7 +4,9 @@
 //! Exit codes: 0 when every URL checked is allowed (and for a `show` that
 //! ran), 1 when `check` finds any URL disallowed, 2 on bad input or a fetch
 //! this machine could not make, with a one-line `keepout: error: ...` on
-//! stderr. Each command's `--help` gives the details.
+//! stderr (or, for a bad option or a missing command, the argument
+//! parser's `error: ...` and usage). Each command's `--help` gives the
+//! details.
 
 mod check;
 mod output;

@@ -116,18 +116,26 @@ impl<'a> RuleJson<'a> {
     }
 }
 
+/// The most groups a `check --json` line lists, and the most user-agent
+/// values it lists of each: a file can merge thousands of groups, or name
+/// thousands of crawlers in one, and each line would list them all.
+pub const JSON_GROUPS: usize = 16;
+
 /// A group, as named in `check` results.
 #[derive(Serialize)]
 pub struct GroupRefJson<'a> {
     pub line: u32,
+    /// The first [`JSON_GROUPS`] user-agent values.
     pub agents: Vec<&'a str>,
+    pub agents_total: usize,
 }
 
 impl<'a> GroupRefJson<'a> {
     pub fn new(group: GroupView<'a>) -> GroupRefJson<'a> {
         GroupRefJson {
             line: group.line(),
-            agents: group.agents().collect(),
+            agents: group.agents().take(JSON_GROUPS).collect(),
+            agents_total: group.agents().len(),
         }
     }
 }
@@ -208,7 +216,12 @@ pub fn warning_name(kind: &WarningKind) -> &'static str {
 pub fn fetch_summary(o: &FetchOutcome) -> String {
     let mut s = format!("{}: ", o.robots_url());
     match o.status() {
-        Some(status) => s.push_str(&status.to_string()),
+        // `299`, not the http crate's `299 <unknown status code>`: a code
+        // HTTP names no reason for is a code all the same.
+        Some(status) => match status.canonical_reason() {
+            Some(reason) => s.push_str(&format!("{} {reason}", status.as_u16())),
+            None => s.push_str(&status.as_u16().to_string()),
+        },
         None => s.push_str("no response"),
     }
     if let Some(proxy) = o.proxy() {

@@ -211,13 +211,16 @@ fn lints(l: &Loaded) -> Vec<Lint> {
             line: None,
             kind: "html_page",
             message: format!(
-                "an HTML page, not a robots.txt (line {} begins '{}'): it has no rules, so crawlers take everything as allowed; {} warnings about its lines left out",
+                "an HTML page, not a robots.txt (line {} begins '{}'): it has no rules, so crawlers take everything as allowed; {} about its lines left out",
                 html.line,
                 clean(&match html.key.char_indices().nth(40) {
                     Some((cut, _)) => format!("{}…", &html.key[..cut]),
                     None => html.key.to_string(),
                 }),
-                before - lints.len()
+                match before - lints.len() {
+                    1 => String::from("1 warning"),
+                    n => format!("{n} warnings"),
+                }
             ),
         });
     }
