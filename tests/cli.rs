@@ -1124,6 +1124,79 @@ async fn unavailable_origin_allows_everything() {
     );
 }
 
+/// `--content-type` reads a saved copy of a Latin-1 file as its server's
+/// label has the fetcher read it: the verdicts of `-r FILE` and `-r URL`
+/// agree. (Without it, the file's `é` stays the octet E9.)
+#[tokio::test]
+async fn content_type_reads_a_file_in_the_charset_it_names() {
+    let body = b"User-agent: *\nDisallow: /caf\xE9\n";
+    let dir = scratch_dir("content_type");
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, body).unwrap();
+    let file = file.to_str().unwrap();
+    let urls = [
+        "https://example.com/caf%C3%A9",
+        "https://example.com/caf%E9",
+    ];
+    let verdicts = |run: &Run| -> Vec<String> {
+        run.lines()[1..]
+            .iter()
+            .map(|line| line.split(' ').next().unwrap().to_owned())
+            .collect()
+    };
+    let latin1 = ["--content-type", "text/plain; charset=iso-8859-1"];
+    let labelled = keepout(
+        &[&["check", "-a", "bot", "-r", file], &latin1[..], &urls[..]].concat(),
+        "",
+    )
+    .await;
+    assert_eq!(
+        verdicts(&labelled),
+        ["DISALLOWED", "ALLOWED"],
+        "{}",
+        labelled.stdout
+    );
+    let piped = keepout(
+        &[&["check", "-a", "bot", "-r", "-"], &latin1[..], &urls[..]].concat(),
+        body,
+    )
+    .await;
+    assert_eq!(
+        verdicts(&piped),
+        ["DISALLOWED", "ALLOWED"],
+        "{}",
+        piped.stdout
+    );
+    let unlabelled = keepout(
+        &[&["check", "-a", "bot", "-r", file], &urls[..]].concat(),
+        "",
+    )
+    .await;
+    assert_eq!(
+        verdicts(&unlabelled),
+        ["ALLOWED", "DISALLOWED"],
+        "{}",
+        unlabelled.stdout
+    );
+    // `show` reads it so too: a file in windows-1252 (what the label
+    // means), not a UTF-8 file with a stray octet in its pattern.
+    let show = keepout(
+        &[&["show", "--json"], &latin1[..], &[file][..]].concat(),
+        "",
+    )
+    .await;
+    let shown: Value = serde_json::from_str(show.lines()[0]).unwrap();
+    assert_eq!(warning_kinds(&shown), [(1, "not_utf8")], "{}", show.stdout);
+    let plain = keepout(&["show", "--json", file], "").await;
+    let shown: Value = serde_json::from_str(plain.lines()[0]).unwrap();
+    assert_eq!(
+        warning_kinds(&shown),
+        [(2, "invalid_utf8")],
+        "{}",
+        plain.stdout
+    );
+}
+
 /// A status HTTP names no reason for is shown as its number alone, not as
 /// the http crate's `299 <unknown status code>` (until session 58).
 #[tokio::test]

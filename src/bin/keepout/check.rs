@@ -65,6 +65,14 @@ pub struct Args {
     #[arg(short, long, value_name = "FILE|URL")]
     robots: Option<std::ffi::OsString>,
 
+    /// Read a --robots file or stdin as a server sending this Content-Type
+    /// would have it read: `--content-type 'text/plain; charset=iso-8859-1'`
+    /// for a saved copy of a Latin-1 file, whose rules then match as they
+    /// do when it is fetched. (A fetched robots.txt is read in the charset
+    /// its server names.)
+    #[arg(long, value_name = "VALUE")]
+    content_type: Option<String>,
+
     /// One JSON object per URL, one per line (JSON Lines).
     #[arg(long)]
     json: bool,
@@ -190,7 +198,10 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
         let _ = writeln!(std::io::stderr(), "keepout: note: {note}");
     }
     let result = match &robots_source {
-        Some(source) => match source.load(&fetcher, Extent::Fetched).await {
+        Some(source) => match source
+            .load(&fetcher, Extent::Fetched, args.content_type.as_deref())
+            .await
+        {
             Ok(loaded) => {
                 run.printer.slots.push(Slot {
                     origin: Some(Origin::new(loaded, args.json)),

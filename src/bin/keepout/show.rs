@@ -58,6 +58,13 @@ pub struct Args {
     #[arg(long)]
     rules: bool,
 
+    /// Read the files and stdin as a server sending this Content-Type would
+    /// have them read: `--content-type 'text/plain; charset=iso-8859-1'`
+    /// for a saved copy of a Latin-1 file. (A fetched robots.txt is read in
+    /// the charset its server names.)
+    #[arg(long, value_name = "VALUE")]
+    content_type: Option<String>,
+
     #[command(flatten)]
     fetch: FetchArgs,
 
@@ -96,9 +103,11 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     let mut tasks = JoinSet::new();
     for (i, source) in sources.into_iter().enumerate() {
         let (fetcher, permits) = (fetcher.clone(), Arc::clone(&permits));
+        let content_type = args.content_type.clone();
         tasks.spawn(async move {
             let _permit = permits.acquire_owned().await;
-            (i, source.load(&fetcher, Extent::Whole).await)
+            let loaded = source.load(&fetcher, Extent::Whole, content_type.as_deref());
+            (i, loaded.await)
         });
     }
     let mut slots: Vec<Option<Result<Loaded, Failure>>> = (0..tasks.len()).map(|_| None).collect();

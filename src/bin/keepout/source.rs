@@ -46,9 +46,15 @@ impl Source {
         Ok(Source::Url(text.to_owned()))
     }
 
-    /// Reads the file (or stdin), parsing as much of it as `extent` says,
-    /// or fetches the URL's robots.txt.
-    pub async fn load(&self, fetcher: &Fetcher, extent: Extent) -> Result<Loaded, Failure> {
+    /// Reads the file (or stdin), parsing as much of it as `extent` says
+    /// and as a response with `content_type` would be parsed, or fetches
+    /// the URL's robots.txt.
+    pub async fn load(
+        &self,
+        fetcher: &Fetcher,
+        extent: Extent,
+        content_type: Option<&str>,
+    ) -> Result<Loaded, Failure> {
         let (name, read) = match self {
             Source::File(path) => {
                 let name = path.to_string_lossy().into_owned();
@@ -95,6 +101,10 @@ impl Source {
         let options = match extent {
             Extent::Fetched => ParseOptions::new().body_limit(MIN_BODY_LIMIT),
             Extent::Whole => ParseOptions::new(),
+        };
+        let options = match content_type {
+            Some(value) => options.content_type(value),
+            None => options,
         };
         Ok(Loaded {
             robots: options.parse(&local.bytes),
