@@ -200,6 +200,11 @@ mod tests {
             "1/5x",
             "a/b",
             "1/5 2500-2600",
+            // Minutes past 59, and times not of four digits.
+            "1/5 0660-0700",
+            "1/5 0600-0790",
+            "1/5 600-0845",
+            "1/5 0600-08450",
             "1/5 0600-0845 x",
             // More requests than a `u32` holds.
             "4294967296/5",

@@ -91,6 +91,17 @@ fn extension_lines_between_user_agent_lines_belong_to_the_lines_above() {
         Some(Duration::from_secs(2))
     );
 
+    // A run with no value of its own gets the group's first, not a later
+    // one: `z` shares the group of `x` (1 s) and `y` (2 s).
+    let robots = Robots::parse(
+        "User-agent: x\nCrawl-delay: 1\nUser-agent: y\nCrawl-delay: 2\nRequest-rate: 1/5\n\
+         User-agent: z\nDisallow: /\n",
+    );
+    assert_eq!(
+        ["x", "y", "z"].map(|agent| secs(&robots, agent)),
+        [Some(1), Some(2), Some(1)]
+    );
+
     // After an empty user-agent line, which names no crawler, there are no
     // crawlers above to share the rules below: no warning says so. (The
     // empty line is only an empty value; the group is `b`'s, from line 5.)

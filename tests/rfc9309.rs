@@ -260,6 +260,21 @@ fn robots_txt_is_always_allowed() {
     );
     assert!(!robots.is_allowed("bot", "/robots.txt.bak"));
     assert!(Robots::disallow_all().is_allowed("bot", "/robots.txt"));
+    // With a query too, the same resource; not another path that begins
+    // so. Through every way a check is asked.
+    let handle = robots.agent("bot");
+    let owned = robots.owned_agent("bot");
+    for (url, allowed) in [
+        ("https://example.com/robots.txt?x=1", true),
+        ("/robots.txt?", true),
+        ("/robots.txtx", false),
+        ("/robots.txt/", false),
+    ] {
+        assert_eq!(robots.is_allowed("bot", url), allowed, "{url}");
+        assert_eq!(robots.explain("bot", url).allowed(), allowed, "{url}");
+        assert_eq!(handle.is_allowed(url), allowed, "{url}");
+        assert_eq!(owned.is_allowed(url), allowed, "{url}");
+    }
 }
 
 // Section 2.2.2: "the most octets", counted in the normal form both sides
