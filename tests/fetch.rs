@@ -895,6 +895,17 @@ async fn a_client_of_the_callers_asks_for_compressed_bodies() {
     }
 }
 
+/// `RULES`, in `coding` (or as they are), served under `Content-Encoding:
+/// header_value`, are fetched and read.
+async fn fetches_the_rules(header_value: &str, coding: Option<&str>) {
+    let body = coding.map_or_else(|| RULES.as_bytes().to_vec(), encoded);
+    let (server, robots) = fetch_coded(header_value, body).await;
+    let outcome = robots.fetch_outcome().unwrap();
+    assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value:?}");
+    assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value:?}");
+    assert_rules(&robots, &server.uri());
+}
+
 /// Empty elements of the `Content-Encoding` list, and an empty header, add
 /// no coding: RFC 9110 section 5.6.1.2 has a recipient ignore them. (They
 /// were read as a coding named "", not supported: a plain or gzip file
@@ -908,12 +919,7 @@ async fn empty_content_coding_list_elements_are_ignored() {
         (", gzip", Some("gzip")),
         ("br, ,", Some("br")),
     ] {
-        let body = coding.map_or_else(|| RULES.as_bytes().to_vec(), encoded);
-        let (server, robots) = fetch_coded(header_value, body).await;
-        let outcome = robots.fetch_outcome().unwrap();
-        assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value:?}");
-        assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value:?}");
-        assert_rules(&robots, &server.uri());
+        fetches_the_rules(header_value, coding).await;
     }
 }
 
@@ -931,12 +937,7 @@ async fn a_name_that_is_no_content_coding_is_ignored_on_text() {
         ("binary, identity", None),
         ("gzip, utf-8", Some("gzip")),
     ] {
-        let body = coding.map_or_else(|| RULES.as_bytes().to_vec(), encoded);
-        let (server, robots) = fetch_coded(header_value, body).await;
-        let outcome = robots.fetch_outcome().unwrap();
-        assert_eq!(outcome.result(), &FetchResult::Fetched, "{header_value:?}");
-        assert_eq!(outcome.body_bytes(), RULES.len(), "{header_value:?}");
-        assert_rules(&robots, &server.uri());
+        fetches_the_rules(header_value, coding).await;
     }
 }
 
