@@ -340,6 +340,77 @@ async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
     assert_cut_at_cap(&robots, &base);
 }
 
+/// The same stall under a `Content-Encoding` name that is no coding
+/// (`utf-8`), which keepout ignores on text: still cut at once. (Until
+/// reviewed, the length was read after the octets judged, which the HTTP
+/// client had counted off it, and the fetch waited for its deadline.)
+#[tokio::test]
+async fn stall_right_at_the_cap_under_a_name_that_is_no_coding_is_a_cut_at_once() {
+    let addr = raw_server(|mut socket| async move {
+        read_head(&mut socket).await;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Encoding: utf-8\r\nContent-Length: {}\r\n\r\n",
+            MIN_BODY_LIMIT + 1000
+        );
+        let mut body = RULES.as_bytes().to_vec();
+        while body.len() < MIN_BODY_LIMIT {
+            body.extend_from_slice(b"# filler\n");
+        }
+        body.truncate(MIN_BODY_LIMIT);
+        let _ = socket.write_all(head.as_bytes()).await;
+        let _ = socket.write_all(&body).await;
+        let _ = socket.read(&mut [0u8; 1]).await;
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let robots = fetch_within(&patient_fetcher(), &base, AT_ONCE).await;
+    assert_cut_at_cap(&robots, &base);
+}
+
+/// Under a name keepout does not know, data that is not text is refused
+/// however the server splits it: the first KiB is judged, not the first
+/// chunk. (Raw deflate of a short file holds its first control octets at
+/// its end: a first chunk without them was taken for text, and the file,
+/// which disallows everything, for one with no rules.)
+#[tokio::test]
+async fn an_unknown_coding_is_judged_on_its_first_kib_not_its_first_chunk() {
+    let mut deflated = Vec::new();
+    let mut e = flate2::write::DeflateEncoder::new(&mut deflated, flate2::Compression::default());
+    e.write_all(b"User-agent: *\nDisallow: /\n").unwrap();
+    e.finish().unwrap();
+    let split = deflated.len() - 2;
+    assert!(
+        deflated[..split]
+            .iter()
+            .all(|&b| b >= 0x20 || b"\t\n\x0B\x0C\r".contains(&b))
+    );
+    let addr = raw_server(move |mut socket| {
+        let deflated = deflated.clone();
+        async move {
+            read_head(&mut socket).await;
+            let head = "HTTP/1.1 200 OK\r\nContent-Encoding: x-deflate\r\nTransfer-Encoding: chunked\r\n\r\n";
+            let mut body = head.as_bytes().to_vec();
+            for part in [&deflated[..split], &deflated[split..]] {
+                body.extend_from_slice(format!("{:X}\r\n", part.len()).as_bytes());
+                body.extend_from_slice(part);
+                body.extend_from_slice(b"\r\n");
+            }
+            body.extend_from_slice(b"0\r\n\r\n");
+            let _ = socket.write_all(&body).await;
+        }
+    })
+    .await;
+    let base = format!("http://{addr}");
+    let robots = fetch_within(&patient_fetcher(), &base, AT_ONCE).await;
+    match result(&robots) {
+        FetchResult::Unreachable(UnreachableReason::Body(why)) => {
+            assert!(why.contains("\"x-deflate\" is not supported"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_disallow_all(&robots, &base);
+}
+
 /// The same stall without a length: the cap's worth of octets in, then
 /// neither the end of the chunked body nor more of it. What would be read
 /// is all in, so at the deadline the body is cut at the cap (its partial

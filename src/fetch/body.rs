@@ -92,8 +92,8 @@ pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate";
 
 /// Content codings keepout does not decode: those of IANA's HTTP Content
 /// Coding Registry (RFC 9110 section 16.6.1) but `gzip`, `x-gzip`,
-/// `deflate`, `br` and `identity`, and compressions some servers name
-/// outside it. A body in one is unreachable. Any other name is no content
+/// `deflate`, `br` and `identity`, compressions some servers name outside
+/// it, and `base64`. A body in one is unreachable. Any other name is no content
 /// coding at all (servers send `utf-8`, `none`, `binary`): see
 /// [`Labelled::stray`].
 const UNDECODED_CODINGS: &[&str] = &[
@@ -104,6 +104,7 @@ const UNDECODED_CODINGS: &[&str] = &[
     "exi",
     "pack200-gzip",
     "x-compress",
+    "base64",
     "zstd",
     "bzip2",
     "x-bzip2",
@@ -895,6 +896,9 @@ pub(crate) async fn read_capped(
     cap: usize,
     deadline: Option<tokio::time::Instant>,
 ) -> Result<CappedBody, BodyError> {
+    // Taken before any octet is read: the HTTP client counts it down as
+    // the body is read.
+    let hint = response.content_length().unwrap_or(0);
     let headers = response.headers();
     let codings = Coding::transfer(headers).and_then(|t| Ok((t, Coding::of(headers)?)));
     // A body with no octets is empty whatever its codings say (a 204,
@@ -904,44 +908,31 @@ pub(crate) async fn read_capped(
         truncated: false,
     };
     let (transfer, content, first) = match codings {
-        Ok((
-            transfer,
-            Labelled {
-                coding,
-                stray: None,
+        Ok((transfer, labelled)) => match labelled.stray {
+            None => (transfer, labelled.coding, None),
+            Some(name) => match opening(&mut response).await? {
+                None => return Ok(empty()),
+                Some(head) if transfer == Coding::Identity && looks_like_text(&head) => {
+                    (transfer, labelled.coding, Some(head))
+                }
+                Some(_) => {
+                    return Err(BodyError::Decode(format!(
+                        "content coding {name:?} is not supported"
+                    )));
+                }
             },
-        )) => (transfer, coding, None),
-        Ok((
-            transfer,
-            Labelled {
-                coding,
-                stray: Some(name),
-            },
-        )) => match first_octets(&mut response).await? {
-            None => return Ok(empty()),
-            Some(chunk) if transfer == Coding::Identity && looks_like_text(chunk.as_ref()) => {
-                (transfer, coding, Some(chunk))
-            }
-            Some(_) => {
-                return Err(BodyError::Decode(format!(
-                    "content coding {name:?} is not supported"
-                )));
-            }
         },
         Err(why) => {
-            return match first_octets(&mut response).await? {
+            return match opening(&mut response).await? {
                 None => Ok(empty()),
                 Some(_) => Err(BodyError::Decode(why)),
             };
         }
     };
-    let hint = response.content_length().unwrap_or(0);
     let mut reading = Reading::new(transfer, content, cap, hint);
-    if let Some(chunk) = first {
+    if let Some(head) = first {
         // The octets read to judge a stray coding name.
-        if let Read::Done { truncated } =
-            reading.chunk(chunk.as_ref()).map_err(BodyError::Decode)?
-        {
+        if let Read::Done { truncated } = reading.chunk(&head).map_err(BodyError::Decode)? {
             return Ok(reading.into_body(truncated));
         }
     }
@@ -978,28 +969,41 @@ pub(crate) async fn read_capped(
     Ok(reading.into_body(truncated))
 }
 
-/// The first octets of `response`'s body, or `None` if it has none.
-async fn first_octets(
-    response: &mut reqwest::Response,
-) -> Result<Option<impl AsRef<[u8]> + use<>>, BodyError> {
-    loop {
+/// How many octets open a body, at least, for [`looks_like_text`].
+const OPENING: usize = 1024;
+
+/// The octets that open `response`'s body: its first chunks, until they
+/// hold [`OPENING`] octets or the body ends; `None` if it has none.
+async fn opening(response: &mut reqwest::Response) -> Result<Option<Vec<u8>>, BodyError> {
+    let mut head = Vec::new();
+    while head.len() < OPENING {
         match response.chunk().await {
-            Ok(Some(chunk)) if chunk.is_empty() => continue,
-            Ok(next) => return Ok(next),
-            Err(error) => return Err(BodyError::Transport { error, received: 0 }),
+            Ok(Some(chunk)) => head.extend_from_slice(&chunk),
+            Ok(None) => break,
+            Err(error) => {
+                return Err(BodyError::Transport {
+                    error,
+                    received: head.len() as u64,
+                });
+            }
         }
     }
+    Ok(Some(head).filter(|head| !head.is_empty()))
 }
 
 /// Whether the octets that open a body look like text rather than coded
-/// data: no C0 control but tab, line feed, vertical tab, form feed and
-/// carriage return in its first KiB. Compressed data is all but certain
-/// to hold one within a hundred octets (gzip, `compress`, xz and lz4 open
-/// with one); a robots.txt in UTF-8 or a legacy encoding holds none.
+/// data: a UTF-16 byte order mark, or no C0 control but tab, line feed,
+/// vertical tab, form feed and carriage return in its first KiB.
+/// Compressed data is all but certain to hold one within a hundred octets
+/// (gzip, `compress`, xz and lz4 open with one); a robots.txt in UTF-8 or
+/// a legacy encoding seldom does.
 fn looks_like_text(octets: &[u8]) -> bool {
+    if octets.starts_with(b"\xFF\xFE") || octets.starts_with(b"\xFE\xFF") {
+        return true;
+    }
     octets
         .iter()
-        .take(1024)
+        .take(OPENING)
         .all(|&octet| octet >= 0x20 || matches!(octet, b'\t' | b'\n' | 0x0B | 0x0C | b'\r'))
 }
 
@@ -1015,7 +1019,9 @@ mod tests {
         // Past the first KiB, not looked at.
         assert!(looks_like_text(&[b"a".repeat(1024), vec![0]].concat()));
         assert!(!looks_like_text(&gzip(b"User-agent: *\n")));
-        assert!(!looks_like_text(b"\xFF\xFEU\x00"));
+        // UTF-16, by its byte order mark.
+        assert!(looks_like_text(b"\xFF\xFEU\x00"));
+        assert!(!looks_like_text(b"\xFEU\x00"));
         assert!(!looks_like_text(b"User-agent: *\x1B"));
     }
 

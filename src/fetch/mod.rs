@@ -16,9 +16,10 @@
 //! in another coding (`compress`, `zstd`), a brotli stream declaring a
 //! larger window, or a body that does not decode, is unreachable. A name
 //! that is no coding at all (`Content-Encoding: utf-8`, which some servers
-//! send on plain text) is ignored, as browsers ignore it, when the body
-//! opens with no control character but white space; on any other body it
-//! is unreachable too. A transfer coding besides
+//! send on plain text) is ignored, as browsers ignore it, when the body's
+//! first KiB holds no control character but white space (or it opens with
+//! a UTF-16 byte order mark) and no transfer coding besides `chunked` is
+//! named; on any other body it is unreachable too. A transfer coding besides
 //! `chunked` (`Transfer-Encoding: gzip, chunked`) is undone as these are,
 //! before the content coding (RFC 9112 section 6.1), and is unreachable
 //! when it is not one of them. An empty body is an empty
