@@ -93,8 +93,8 @@ pub(crate) const ACCEPTED_CODINGS: &str = "gzip, deflate";
 /// Content codings keepout does not decode: those of IANA's HTTP Content
 /// Coding Registry (RFC 9110 section 16.6.1) but `gzip`, `x-gzip`,
 /// `deflate`, `br` and `identity`, compressions some servers name outside
-/// it, and `base64`. A body in one is unreachable. Any other name is no content
-/// coding at all (servers send `utf-8`, `none`, `binary`): see
+/// it, and `base64`. A body in one is unreachable. Any other name is no
+/// content coding at all (servers send `utf-8`, `none`, `binary`): see
 /// [`Labelled::stray`].
 const UNDECODED_CODINGS: &[&str] = &[
     "aes128gcm",
@@ -104,7 +104,6 @@ const UNDECODED_CODINGS: &[&str] = &[
     "exi",
     "pack200-gzip",
     "x-compress",
-    "base64",
     "zstd",
     "bzip2",
     "x-bzip2",
@@ -113,6 +112,7 @@ const UNDECODED_CODINGS: &[&str] = &[
     "sdch",
     "snappy",
     "xz",
+    "base64",
 ];
 
 /// What a response's `Content-Encoding` says of its body.
@@ -910,7 +910,7 @@ pub(crate) async fn read_capped(
     let (transfer, content, first) = match codings {
         Ok((transfer, labelled)) => match labelled.stray {
             None => (transfer, labelled.coding, None),
-            Some(name) => match opening(&mut response).await? {
+            Some(name) => match opening(&mut response, OPENING).await? {
                 None => return Ok(empty()),
                 Some(head) if transfer == Coding::Identity && looks_like_text(&head) => {
                     (transfer, labelled.coding, Some(head))
@@ -923,7 +923,8 @@ pub(crate) async fn read_capped(
             },
         },
         Err(why) => {
-            return match opening(&mut response).await? {
+            // One octet is enough to refuse.
+            return match opening(&mut response, 1).await? {
                 None => Ok(empty()),
                 Some(_) => Err(BodyError::Decode(why)),
             };
@@ -973,10 +974,13 @@ pub(crate) async fn read_capped(
 const OPENING: usize = 1024;
 
 /// The octets that open `response`'s body: its first chunks, until they
-/// hold [`OPENING`] octets or the body ends; `None` if it has none.
-async fn opening(response: &mut reqwest::Response) -> Result<Option<Vec<u8>>, BodyError> {
+/// hold `want` octets or the body ends; `None` if it has none.
+async fn opening(
+    response: &mut reqwest::Response,
+    want: usize,
+) -> Result<Option<Vec<u8>>, BodyError> {
     let mut head = Vec::new();
-    while head.len() < OPENING {
+    while head.len() < want {
         match response.chunk().await {
             Ok(Some(chunk)) => head.extend_from_slice(&chunk),
             Ok(None) => break,
