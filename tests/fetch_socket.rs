@@ -312,14 +312,13 @@ async fn endless_http2_body_is_cut_at_the_cap_and_the_window_bounds_the_rest() {
     assert!(sent <= most, "the server sent {sent} octets");
 }
 
-/// A server that announces more than the cap, sends exactly the cap, then
-/// stalls: the file is parsed as cut at the cap, with no wait for the rest.
-#[tokio::test]
-async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
-    let addr = raw_server(|mut socket| async move {
+/// A server that announces more than the cap under `header` (a header
+/// line), sends exactly the cap, then stalls until the client hangs up.
+async fn stall_at_the_cap(header: &'static str) -> String {
+    let addr = raw_server(move |mut socket| async move {
         read_head(&mut socket).await;
         let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+            "HTTP/1.1 200 OK\r\n{header}\r\nContent-Length: {}\r\n\r\n",
             MIN_BODY_LIMIT + 1000
         );
         let mut body = RULES.as_bytes().to_vec();
@@ -333,7 +332,14 @@ async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
         let _ = socket.read(&mut [0u8; 1]).await;
     })
     .await;
-    let base = format!("http://{addr}");
+    format!("http://{addr}")
+}
+
+/// A server that announces more than the cap, sends exactly the cap, then
+/// stalls: the file is parsed as cut at the cap, with no wait for the rest.
+#[tokio::test]
+async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
+    let base = stall_at_the_cap("Content-Type: text/plain").await;
 
     let robots = fetch_within(&fetcher(), &base, Duration::from_secs(4)).await;
 
@@ -346,23 +352,7 @@ async fn stall_right_at_the_cap_is_a_cut_not_a_timeout() {
 /// client had counted off it, and the fetch waited for its deadline.)
 #[tokio::test]
 async fn stall_right_at_the_cap_under_a_name_that_is_no_coding_is_a_cut_at_once() {
-    let addr = raw_server(|mut socket| async move {
-        read_head(&mut socket).await;
-        let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Encoding: utf-8\r\nContent-Length: {}\r\n\r\n",
-            MIN_BODY_LIMIT + 1000
-        );
-        let mut body = RULES.as_bytes().to_vec();
-        while body.len() < MIN_BODY_LIMIT {
-            body.extend_from_slice(b"# filler\n");
-        }
-        body.truncate(MIN_BODY_LIMIT);
-        let _ = socket.write_all(head.as_bytes()).await;
-        let _ = socket.write_all(&body).await;
-        let _ = socket.read(&mut [0u8; 1]).await;
-    })
-    .await;
-    let base = format!("http://{addr}");
+    let base = stall_at_the_cap("Content-Encoding: utf-8").await;
     let robots = fetch_within(&patient_fetcher(), &base, AT_ONCE).await;
     assert_cut_at_cap(&robots, &base);
 }

@@ -1321,9 +1321,9 @@ mod tests {
     /// Coded data that ends exactly at the cap, then a line end or zero
     /// padding, in the same chunk or the next, with or without a length
     /// announcing the padding, or with the cap inside a gzip trailer: the
-    /// body is complete, its last line kept. (It was reported cut at the cap, its last line dropped: the decoder
-    /// learns that its data ended only from an octet after the end, which
-    /// the cap kept from it.)
+    /// body is complete, its last line kept. (It was reported cut at the
+    /// cap, its last line dropped: the decoder learns that its data ended
+    /// only from an octet after the end, which the cap kept from it.)
     #[test]
     fn coded_data_ending_at_the_cap_then_padding_is_complete() {
         // A comment of random octets (no line ends), so that every

@@ -124,7 +124,7 @@ fn simple_origin(url: &str) -> Option<&str> {
 /// the one that refuses them) though nothing in it need be international.
 pub(crate) fn url_fault(input: &str, e: url::ParseError) -> String {
     let host_char = || {
-        let (_, rest) = input.trim().split_once("://")?;
+        let (_, rest) = trim_controls_str(input).split_once("://")?;
         crate::matcher::url::host_and_port_text(rest)
             .chars()
             .find(|&c| c == ' ' || c.is_ascii_control() || matches!(c, '<' | '>' | '^' | '|'))

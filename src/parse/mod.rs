@@ -1026,9 +1026,10 @@ impl Builder {
         let start = self.text.len() as u32;
         // Store the value as UTF-8 so views can hand out `&str`; the token
         // is ASCII, so it stays a prefix.
-        let utf8 = match value.is_ascii() {
-            true => Ok(()),
-            false => std::str::from_utf8(value).map(drop),
+        let utf8 = if value.is_ascii() {
+            Ok(())
+        } else {
+            std::str::from_utf8(value).map(drop)
         };
         match utf8 {
             Ok(()) => self.text.extend_from_slice(value),

@@ -125,10 +125,11 @@ impl Source {
 /// `example.com`, `example.com:8080/robots.txt`, `127.0.0.1` (`https://`
 /// before it, and `/` after a bare host). A host name here is two labels
 /// or more of ASCII letters, digits and `-`, joined by dots, the last
-/// starting with a letter (a top-level domain; but not `txt` or `xml`:
-/// `robots.txt` names a file), or four labels of digits (an IPv4 address),
-/// or `localhost` with a port. `None` for other paths (`no/such/file`, `./example.com`), or when the
-/// URL could have no robots.txt.
+/// starting with a letter (a top-level domain; but not a file extension
+/// such as `txt` or `xml`: `robots.txt` names a file), or four labels of
+/// digits (an IPv4 address), or `localhost` with a port. `None` for other
+/// paths (`no/such/file`, `./example.com`), or when the URL could have no
+/// robots.txt.
 fn url_for(path: &str) -> Option<String> {
     let scheme = ["https", "http"].into_iter().find(|scheme| {
         path.get(..=scheme.len())
