@@ -1197,6 +1197,35 @@ async fn content_type_reads_a_file_in_the_charset_it_names() {
     );
 }
 
+/// `--content-type` with no file or stdin to read is refused, naming the
+/// option, before anything is fetched: ignoring it would leave the user
+/// believing a fetched file was read in the charset given.
+#[tokio::test]
+async fn content_type_with_nothing_local_is_refused() {
+    let latin1 = ["--content-type", "text/plain; charset=iso-8859-1"];
+    let url = "http://127.0.0.1:9/x";
+    for args in [
+        &[&["check", "-a", "bot"], &latin1[..], &[url][..]].concat(),
+        &[&["check", "-a", "bot", "-r", url], &latin1[..], &[url][..]].concat(),
+        &[&["show"], &latin1[..], &[url][..]].concat(),
+    ] {
+        keepout(args, "")
+            .await
+            .assert_bad_input("--content-type reads a robots.txt file or stdin");
+    }
+    // A file among the sources is read so; the URL beside it as fetched.
+    let dir = scratch_dir("content_type_mixed");
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: /x\n").unwrap();
+    let file = file.to_str().unwrap();
+    let run = keepout(
+        &[&["show", "--json"], &latin1[..], &[file][..]].concat(),
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 /// A status HTTP names no reason for is shown as its number alone, not as
 /// the http crate's `299 <unknown status code>` (until session 58).
 #[tokio::test]

@@ -69,7 +69,8 @@ pub struct Args {
     /// would have it read: `--content-type 'text/plain; charset=iso-8859-1'`
     /// for a saved copy of a Latin-1 file, whose rules then match as they
     /// do when it is fetched. (A fetched robots.txt is read in the charset
-    /// its server names.)
+    /// its server names: with no file or stdin to read, the option is
+    /// refused.)
     #[arg(long, value_name = "VALUE")]
     content_type: Option<String>,
 
@@ -135,6 +136,13 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
             Failure::Input(message) => Failure::Input(format!("--robots: {message}")),
             e => e,
         })?;
+    if args.content_type.is_some()
+        && !matches!(robots_source, Some(Source::File(_) | Source::Stdin))
+    {
+        return Err(Failure::Input(String::from(
+            crate::source::CONTENT_TYPE_UNUSED,
+        )));
+    }
     if matches!(robots_source, Some(Source::Stdin)) && args.urls.iter().any(|u| u == "-") {
         return Err(Failure::Input(String::from(
             "stdin cannot hold both the robots.txt (--robots -) and URLs (-)",

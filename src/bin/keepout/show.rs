@@ -61,7 +61,8 @@ pub struct Args {
     /// Read the files and stdin as a server sending this Content-Type would
     /// have them read: `--content-type 'text/plain; charset=iso-8859-1'`
     /// for a saved copy of a Latin-1 file. (A fetched robots.txt is read in
-    /// the charset its server names.)
+    /// the charset its server names: with no file or stdin among the
+    /// sources, the option is refused.)
     #[arg(long, value_name = "VALUE")]
     content_type: Option<String>,
 
@@ -88,6 +89,11 @@ pub async fn run(args: Args) -> Result<ExitCode, Failure> {
     {
         return Err(Failure::Input(String::from(
             "stdin (-) can be read only once",
+        )));
+    }
+    if args.content_type.is_some() && sources.iter().all(|s| matches!(s, Source::Url(_))) {
+        return Err(Failure::Input(String::from(
+            crate::source::CONTENT_TYPE_UNUSED,
         )));
     }
     let fetcher = args.fetch.fetcher()?;

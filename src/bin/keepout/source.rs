@@ -119,6 +119,11 @@ impl Source {
     }
 }
 
+/// Why `--content-type` with nothing local to read is refused, rather than
+/// ignored: a fetched robots.txt is read as its server labels it.
+pub const CONTENT_TYPE_UNUSED: &str = "--content-type reads a robots.txt file or stdin, and none is given: \
+     a fetched robots.txt is read in the charset its server names";
+
 /// The URL meant by a path that reads as one with no `//`, for a file that
 /// is not there: `https:example.com/x` or `HTTP:/example.com` (scheme
 /// lower-cased, slashes made two), or a host name and perhaps a path,
