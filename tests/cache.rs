@@ -45,24 +45,144 @@ async fn serve(response: ResponseTemplate) -> MockServer {
     server
 }
 
-/// Requests the server has received so far.
-async fn requests(server: &MockServer) -> usize {
-    server.received_requests().await.map_or(0, |r| r.len())
+/// Requests `server` has received so far.
+async fn requests(server: &impl Requests) -> usize {
+    server.requests().await
+}
+
+/// A local robots.txt server whose answers can be held: after `hold`,
+/// each request it receives is counted at once and answered only on
+/// `release`. A fetch is then under way for as long as a test needs, with
+/// no timed window for a loaded machine to overrun. (Until session 59
+/// these tests used wiremock's 200-300 ms delays, and one failed once
+/// under load when the work meant to happen within one took longer.)
+struct Held {
+    uri: String,
+    state: Arc<HeldState>,
+}
+
+struct HeldState {
+    /// The raw answer to requests from now on, and whether they wait.
+    answer: std::sync::Mutex<(String, bool)>,
+    /// Requests received so far.
+    arrived: tokio::sync::watch::Sender<usize>,
+    /// Releases so far: a held request waits for one after its arrival.
+    releases: tokio::sync::watch::Sender<u64>,
+}
+
+/// An HTTP/1.1 response, connection closed after it.
+fn raw(status: u16, headers: &[(&str, &str)], body: &str) -> String {
+    let mut head = format!(
+        "HTTP/1.1 {status} -\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head + "\r\n" + body
+}
+
+impl Held {
+    /// A server answering `answer` (see [`raw`]) at once.
+    async fn start(answer: String) -> Held {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let uri = format!("http://{}", listener.local_addr().unwrap());
+        let state = Arc::new(HeldState {
+            answer: std::sync::Mutex::new((answer, false)),
+            arrived: tokio::sync::watch::Sender::new(0),
+            releases: tokio::sync::watch::Sender::new(0),
+        });
+        let serving = Arc::clone(&state);
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                tokio::spawn(Held::answer(socket, Arc::clone(&serving)));
+            }
+        });
+        Held { uri, state }
+    }
+
+    async fn answer(mut socket: tokio::net::TcpStream, state: Arc<HeldState>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut request = Vec::new();
+        let mut buf = [0u8; 1024];
+        while !request.ends_with(b"\r\n\r\n") {
+            match socket.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => request.extend_from_slice(&buf[..n]),
+            }
+        }
+        let (answer, held) = state.answer.lock().unwrap().clone();
+        let released = *state.releases.borrow();
+        state.arrived.send_modify(|n| *n += 1);
+        if held {
+            let mut releases = state.releases.subscribe();
+            let _ = releases.wait_for(|r| *r > released).await;
+        }
+        let _ = socket.write_all(answer.as_bytes()).await;
+        let _ = socket.shutdown().await;
+    }
+
+    fn uri(&self) -> String {
+        self.uri.clone()
+    }
+
+    /// Answers `answer` from now on, at once.
+    fn set(&self, answer: String) {
+        *self.state.answer.lock().unwrap() = (answer, false);
+    }
+
+    /// Answers `answer` from now on, on the next `release`.
+    fn hold(&self, answer: String) {
+        *self.state.answer.lock().unwrap() = (answer, true);
+    }
+
+    /// Sends the held answers, and answers at once from now on.
+    fn release(&self) {
+        self.state.answer.lock().unwrap().1 = false;
+        self.state.releases.send_modify(|r| *r += 1);
+    }
+
+    /// Waits until `n` requests have been received in all.
+    async fn arrived(&self, n: usize) {
+        let mut arrived = self.state.arrived.subscribe();
+        arrived.wait_for(|a| *a >= n).await.unwrap();
+    }
+}
+
+/// Requests a local server has received so far.
+trait Requests {
+    async fn requests(&self) -> usize;
+}
+
+impl Requests for MockServer {
+    async fn requests(&self) -> usize {
+        self.received_requests().await.map_or(0, |r| r.len())
+    }
+}
+
+impl Requests for Held {
+    async fn requests(&self) -> usize {
+        *self.state.arrived.borrow()
+    }
+}
+
+fn rules_raw() -> String {
+    raw(200, &[], RULES)
 }
 
 /// A `get` of `server`'s origin in a task of its own, returned once its
-/// request has reached the server (its fetch is then under way).
+/// request has reached the server, which holds it: the fetch is under way
+/// until `server.release()`.
 async fn get_under_way(
     cache: &RobotsCache,
-    server: &MockServer,
+    server: &Held,
 ) -> tokio::task::JoinHandle<Result<Arc<Robots>, Error>> {
+    let before = server.requests().await;
     let task = tokio::spawn({
         let (cache, url) = (cache.clone(), server.uri());
         async move { cache.get(url).await }
     });
-    while requests(server).await == 0 {
-        tokio::task::yield_now().await;
-    }
+    server.arrived(before + 1).await;
     task
 }
 
@@ -95,11 +215,11 @@ fn result(robots: &Robots) -> &FetchResult {
 }
 
 /// A server that answered `RULES` to `cache`, then, a day later by
-/// `clock`, 503 to the refresh (the copy was served).
-async fn failing_a_day_after_rules(cache: &RobotsCache, clock: &ManualClock) -> MockServer {
-    let server = serve(rules_200()).await;
+/// `clock`, 503 to the refresh (the copy was served): two requests.
+async fn failing_a_day_after_rules(cache: &RobotsCache, clock: &ManualClock) -> Held {
+    let server = Held::start(rules_raw()).await;
     cache.get(server.uri()).await.unwrap();
-    remount(&server, ResponseTemplate::new(503)).await;
+    server.set(raw(503, &[], ""));
     clock.advance(DAY);
     assert_rules(&cache.get(server.uri()).await.unwrap());
     server
@@ -112,20 +232,20 @@ fn assert_rules(robots: &Robots) {
     assert!(robots.is_allowed(AGENT, "/public/x"));
 }
 
-/// Looks up `server`'s origin once a day for `days` days, the clock moved
+/// Looks up `origin` once a day for `days` days, the clock moved
 /// on a day before each: what each lookup gave. Each retries a failed
 /// fetch (the backoff is at most an hour), so an outage goes on: failures
 /// more than a day apart are two outages.
 async fn daily(
     cache: &RobotsCache,
-    server: &MockServer,
+    origin: &str,
     clock: &ManualClock,
     days: u32,
 ) -> Vec<Arc<Robots>> {
     let mut served = Vec::new();
     for _ in 0..days {
         clock.advance(DAY);
-        served.push(cache.get(server.uri()).await.unwrap());
+        served.push(cache.get(origin).await.unwrap());
     }
     served
 }
@@ -182,7 +302,8 @@ async fn thousand_concurrent_gets_over_fifty_origins_fetch_fifty_times() {
 /// own, and none got an answer.)
 #[tokio::test]
 async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
-    let server = serve(rules_200().set_delay(Duration::from_millis(300))).await;
+    let server = Held::start(String::new()).await;
+    server.hold(rules_raw());
     let (cache, _clock) = cache();
     let url = format!("{}/page", server.uri());
     let mut impatient = JoinSet::new();
@@ -193,16 +314,22 @@ async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
         });
     }
     while let Some(done) = impatient.join_next().await {
-        assert!(done.unwrap().is_err(), "a 300 ms fetch within 20 ms");
+        assert!(done.unwrap().is_err(), "a held fetch within 20 ms");
     }
     // A patient caller waits for the fetch already under way.
-    assert_rules(&cache.get(&url).await.unwrap());
+    let patient = tokio::spawn({
+        let (cache, url) = (cache.clone(), url.clone());
+        async move { cache.get(&url).await }
+    });
+    server.release();
+    assert_rules(&patient.await.unwrap().unwrap());
     assert_eq!(requests(&server).await, 1);
     let stats = cache.stats();
     assert_eq!((stats.misses, stats.fetches), (9, 1), "{stats:?}");
 
     // So does a waiter whose leader was aborted.
-    let other = serve(rules_200().set_delay(Duration::from_millis(300))).await;
+    let other = Held::start(String::new()).await;
+    other.hold(rules_raw());
     let url = format!("{}/page", other.uri());
     let leader = tokio::spawn({
         let (cache, url) = (cache.clone(), url.clone());
@@ -212,8 +339,9 @@ async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
         let (cache, url) = (cache.clone(), url.clone());
         async move { cache.get(&url).await }
     });
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    other.arrived(1).await;
     leader.abort();
+    other.release();
     assert_rules(&waiter.await.unwrap().unwrap());
     assert_eq!(requests(&other).await, 1);
 }
@@ -557,26 +685,27 @@ async fn a_stale_copy_carries_the_retry_after_of_the_failed_fetch() {
 
 #[tokio::test]
 async fn a_refresh_whose_entry_was_evicted_meanwhile_is_kept() {
-    let slow = serve(rules_200()).await;
+    let slow = Held::start(rules_raw()).await;
     let other = serve(rules_200()).await;
     let (builder, clock) = setup();
     let cache = builder.max_entries(1).build().unwrap();
     cache.get(slow.uri()).await.unwrap();
 
     // Due: a lookup refreshes it, slowly.
-    remount(&slow, rules_200().set_delay(Duration::from_millis(200))).await;
+    slow.hold(rules_raw());
     clock.advance(DAY);
     let refresh = get_under_way(&cache, &slow).await;
     // Meanwhile another origin takes the one place.
     cache.get(other.uri()).await.unwrap();
     cache.run_pending_tasks().await;
     assert_eq!(cache.stats().evictions, 1);
+    slow.release();
 
     assert_rules(&refresh.await.unwrap().unwrap());
     // The refreshed value was put back: no second fetch.
     let again = cache.get(slow.uri()).await.unwrap();
     assert_rules(&again);
-    assert_eq!(requests(&slow).await, 1, "requests since the remount");
+    assert_eq!(requests(&slow).await, 2, "the first fetch and the refresh");
     let stats = cache.stats();
     assert_eq!((stats.fetches, stats.refreshes), (3, 1), "{stats:?}");
 }
@@ -589,19 +718,13 @@ async fn a_refresh_whose_entry_was_evicted_meanwhile_is_kept() {
 /// requested at once.)
 #[tokio::test]
 async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_invalidated() {
-    let site = serve(rules_200()).await;
+    let site = Held::start(rules_raw()).await;
     let other = serve(rules_200()).await;
     let (builder, clock) = setup();
     let cache = builder.max_entries(1).build().unwrap();
     cache.get(site.uri()).await.unwrap();
 
-    remount(
-        &site,
-        ResponseTemplate::new(503)
-            .insert_header("Retry-After", "600")
-            .set_delay(Duration::from_millis(200)),
-    )
-    .await;
+    site.hold(raw(503, &[("Retry-After", "600")], ""));
     clock.advance(DAY);
     let refresh = get_under_way(&cache, &site).await;
     // Meanwhile another origin takes the one place, and is forgotten.
@@ -609,6 +732,7 @@ async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_inva
     cache.run_pending_tasks().await;
     assert_eq!(cache.stats().evictions, 1);
     cache.invalidate(other.uri()).await.unwrap();
+    site.release();
 
     let stale = refresh.await.unwrap().unwrap();
     assert_rules(&stale);
@@ -616,10 +740,10 @@ async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_inva
     // Put back: until the server's time, the copy, and no request.
     clock.advance(Duration::from_secs(599));
     assert_rules(&cache.get(site.uri()).await.unwrap());
-    assert_eq!(requests(&site).await, 1, "requests since the remount");
+    assert_eq!(requests(&site).await, 2, "the first fetch and the refresh");
     clock.advance(Duration::from_secs(1));
     cache.get(site.uri()).await.unwrap();
-    assert_eq!(requests(&site).await, 2);
+    assert_eq!(requests(&site).await, 3);
 }
 
 /// More invalidations of other origins during a refresh than the cache's
@@ -629,16 +753,10 @@ async fn a_refresh_evicted_meanwhile_keeps_its_retry_after_whatever_else_is_inva
 /// lookup requested at once and served disallow all.)
 #[tokio::test]
 async fn a_refresh_keeps_its_result_past_a_thousand_other_invalidations() {
-    let site = serve(rules_200()).await;
+    let site = Held::start(rules_raw()).await;
     let (cache, clock) = cache();
     cache.get(site.uri()).await.unwrap();
-    remount(
-        &site,
-        ResponseTemplate::new(503)
-            .insert_header("Retry-After", "3600")
-            .set_delay(Duration::from_millis(300)),
-    )
-    .await;
+    site.hold(raw(503, &[("Retry-After", "3600")], ""));
     clock.advance(DAY);
     let refresh = get_under_way(&cache, &site).await;
     // Of other origins only, and none that the cache could take for the
@@ -657,12 +775,13 @@ async fn a_refresh_keeps_its_result_past_a_thousand_other_invalidations() {
     for other in others {
         cache.invalidate(other).await.unwrap();
     }
+    site.release();
     let stale = refresh.await.unwrap().unwrap();
     assert!(matches!(result(&stale), FetchResult::StaleCopy(_)));
     clock.advance(MINUTE);
     let next = cache.get(site.uri()).await.unwrap();
     assert_rules(&next);
-    assert_eq!(requests(&site).await, 1, "no request before Retry-After");
+    assert_eq!(requests(&site).await, 2, "no request before Retry-After");
 }
 
 /// An `invalidate` during a refresh: the refresh answers its caller, but
@@ -671,22 +790,24 @@ async fn a_refresh_keeps_its_result_past_a_thousand_other_invalidations() {
 /// origin is fetched again and, never reached since, disallows all.
 #[tokio::test]
 async fn an_invalidate_during_a_refresh_is_not_undone_by_it() {
-    let site = serve(rules_200()).await;
+    let site = Held::start(rules_raw()).await;
     let (cache, clock) = cache();
     cache.get(site.uri()).await.unwrap();
 
-    remount(
-        &site,
-        ResponseTemplate::new(503).set_delay(Duration::from_millis(200)),
-    )
-    .await;
+    site.hold(raw(503, &[], ""));
     clock.advance(DAY);
     let refresh = get_under_way(&cache, &site).await;
     cache.invalidate(site.uri()).await.unwrap();
+    site.release();
     assert_rules(&refresh.await.unwrap().unwrap());
 
+    site.set(raw(503, &[], ""));
     let robots = cache.get(site.uri()).await.unwrap();
-    assert_eq!(requests(&site).await, 2, "requests since the remount");
+    assert_eq!(
+        requests(&site).await,
+        3,
+        "the first fetch, the refresh, the fetch"
+    );
     assert_eq!(robots.access(), Access::DisallowAll);
 }
 
@@ -738,32 +859,32 @@ async fn unreachable_with_no_copy_retries_by_default_after_a_minute_not_a_day() 
 /// the invalidation, and served on.)
 #[tokio::test]
 async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
-    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let server = Held::start(String::new()).await;
+    server.hold(rules_raw());
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate(server.uri()).await.unwrap();
+    server.release();
     assert_rules(&first.await.unwrap().unwrap());
     assert_rules(&cache.get(server.uri()).await.unwrap());
     assert_eq!(requests(&server).await, 2);
 }
 
-/// A cache, and a server answering `RULES` slowly to the first fetch of
-/// its origin, which is under way (in the task returned) when the origin
-/// is invalidated; the server then answers `Disallow: /`.
+/// A cache, and a server holding its answer of `RULES` to the first fetch
+/// of its origin, which is under way (in the task returned) when the
+/// origin is invalidated; the server then answers `Disallow: /` at once.
+/// The held answer is sent on `release`.
 async fn invalidated_during_first_fetch() -> (
     RobotsCache,
-    MockServer,
+    Held,
     tokio::task::JoinHandle<Result<Arc<Robots>, Error>>,
 ) {
-    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let server = Held::start(String::new()).await;
+    server.hold(rules_raw());
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate(server.uri()).await.unwrap();
-    remount(
-        &server,
-        ResponseTemplate::new(200).set_body_string("User-agent: *\nDisallow: /\n"),
-    )
-    .await;
+    server.set(raw(200, &[], "User-agent: *\nDisallow: /\n"));
     (cache, server, first)
 }
 
@@ -773,13 +894,23 @@ async fn invalidated_during_first_fetch() -> (
 #[tokio::test]
 async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
     let (cache, server, first) = invalidated_during_first_fetch().await;
-    let after = cache.get(server.uri()).await.unwrap();
+    let after = tokio::spawn({
+        let (cache, url) = (cache.clone(), server.uri());
+        async move { cache.get(url).await }
+    });
+    // (This test's runtime has one thread: the `get` runs until it waits,
+    // here on the fetch under way, whose result it will not take.)
+    for _ in 0..50 {
+        tokio::task::yield_now().await;
+    }
+    server.release();
+    let after = after.await.unwrap().unwrap();
     assert!(!after.is_allowed(AGENT, format!("{}/public/x", server.uri())));
     assert_rules(&first.await.unwrap().unwrap());
     // The second answer is the one kept.
     let kept = cache.get(server.uri()).await.unwrap();
     assert!(!kept.is_allowed(AGENT, format!("{}/public/x", server.uri())));
-    assert_eq!(requests(&server).await, 1, "one fetch since the remount");
+    assert_eq!(requests(&server).await, 2, "the first fetch and one since");
 }
 
 /// A `get` made after one `invalidate` and before another, while the
@@ -798,6 +929,7 @@ async fn a_get_between_two_invalidates_does_not_get_the_fetch_from_before() {
         tokio::task::yield_now().await;
     }
     cache.invalidate(server.uri()).await.unwrap();
+    server.release();
     assert_rules(&first.await.unwrap().unwrap());
     let between = between.await.unwrap().unwrap();
     assert!(!between.is_allowed(AGENT, format!("{}/public/x", server.uri())));
@@ -808,10 +940,12 @@ async fn a_get_between_two_invalidates_does_not_get_the_fetch_from_before() {
 /// and the next lookup fetched again.)
 #[tokio::test]
 async fn invalidating_another_origin_during_a_first_fetch_keeps_it() {
-    let server = serve(rules_200().set_delay(Duration::from_millis(200))).await;
+    let server = Held::start(String::new()).await;
+    server.hold(rules_raw());
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate("https://other.example/").await.unwrap();
+    server.release();
     assert_rules(&first.await.unwrap().unwrap());
     assert_rules(&cache.get(server.uri()).await.unwrap());
     assert_eq!(requests(&server).await, 1);
@@ -971,16 +1105,13 @@ async fn past_the_stale_limit_no_lookup_gets_the_copy_during_a_refresh() {
     // to fail.
     clock.advance(23 * HOUR);
     assert_rules(&cache.get(server.uri()).await.unwrap());
-    remount(
-        &server,
-        ResponseTemplate::new(503).set_delay(Duration::from_millis(200)),
-    )
-    .await;
+    server.hold(raw(503, &[], ""));
     clock.advance(2 * HOUR);
     let refresh = get_under_way(&cache, &server).await;
     let meanwhile = cache.get(server.uri()).await.unwrap();
     assert_eq!(meanwhile.access(), Access::AllowAll);
     assert!(matches!(result(&meanwhile), FetchResult::Unavailable(_)));
+    server.release();
     assert_eq!(refresh.await.unwrap().unwrap().access(), Access::AllowAll);
     assert_eq!(
         cache.stats().stale_served,
@@ -997,14 +1128,19 @@ async fn past_the_stale_limit_no_lookup_gets_the_copy_during_a_refresh() {
 async fn past_the_stale_limit_an_old_failure_does_not_allow_all_during_a_refresh() {
     let (cache, clock) = cache();
     let server = failing_a_day_after_rules(&cache, &clock).await;
-    assert_eq!(requests(&server).await, 1, "the failed refresh");
+    assert_eq!(
+        requests(&server).await,
+        2,
+        "the first fetch, the failed refresh"
+    );
     // A month on, the server is back, slowly.
-    remount(&server, rules_200().set_delay(Duration::from_millis(200))).await;
+    server.hold(rules_raw());
     clock.advance(31 * DAY);
     let refresh = get_under_way(&cache, &server).await;
     let meanwhile = cache.get(server.uri()).await.unwrap();
     assert_eq!(meanwhile.access(), Access::DisallowAll);
     assert!(matches!(result(&meanwhile), FetchResult::Unreachable(_)));
+    server.release();
     assert_rules(&refresh.await.unwrap().unwrap());
     assert_rules(&cache.get(server.uri()).await.unwrap());
 }
@@ -1022,7 +1158,7 @@ async fn two_failures_a_month_apart_are_two_outages() {
     let robots = cache.get(server.uri()).await.unwrap();
     assert_rules(&robots);
     assert!(matches!(result(&robots), FetchResult::StaleCopy(_)));
-    assert_eq!(requests(&server).await, 2);
+    assert_eq!(requests(&server).await, 3);
     // The outage is counted from that failure: 30 days of failures a day
     // apart (each retry after the backoff) give the origin up.
     for _ in 0..30 {
@@ -1140,7 +1276,7 @@ async fn after_the_stale_limit_the_default_allows_all() {
 
     // Unreachable from day 1 (the first failed fetch) to day 30, asked
     // each day: the good copy is served.
-    for robots in daily(&cache, &server, &clock, 30).await {
+    for robots in daily(&cache, &server.uri(), &clock, 30).await {
         assert_rules(&robots);
     }
     // Thirty days after the first failure, it is taken as unavailable.
@@ -1181,7 +1317,7 @@ async fn an_origin_idle_past_the_stale_limit_is_not_given_up_on_one_failure() {
     let robots = cache.get(server.uri()).await.unwrap();
     assert_rules(&robots);
     assert_eq!(requests(&server).await, 1, "the failed refresh");
-    for robots in daily(&cache, &server, &clock, 29).await {
+    for robots in daily(&cache, &server.uri(), &clock, 29).await {
         assert_rules(&robots);
     }
     clock.advance(DAY);
@@ -1211,7 +1347,7 @@ async fn after_the_stale_limit_disallowing_is_an_option() {
         cache.get(server.uri()).await.unwrap().access(),
         Access::DisallowAll
     );
-    for robots in daily(&cache, &server, &clock, 6).await {
+    for robots in daily(&cache, &server.uri(), &clock, 6).await {
         assert_eq!(robots.access(), Access::DisallowAll);
     }
     clock.advance(DAY);
@@ -1711,8 +1847,12 @@ async fn a_clock_stepping_back_in_an_outage_counts_the_stale_limit_from_then() {
     // failure seen after it, not from a date a year ahead of the clock.
     clock.set(clock.now() - YEAR);
     assert_rules(&cache.get(server.uri()).await.unwrap());
-    assert_eq!(requests(&server).await, 2, "the failed retry");
-    for robots in daily(&cache, &server, &clock, 29).await {
+    assert_eq!(
+        requests(&server).await,
+        3,
+        "the first fetch and two failures"
+    );
+    for robots in daily(&cache, &server.uri(), &clock, 29).await {
         assert_rules(&robots);
     }
     clock.advance(DAY);
