@@ -150,17 +150,19 @@ impl Robots {
     /// URL is a `/`, tabs and newlines are dropped, an `'` in the query is
     /// `%27` (and so is one in a pattern's query, so `Disallow: /s?q='`
     /// names the URL `/s?q='x`). (Google's library reads the path as
-    /// written, and would let `/a/../private` through.) A URL that needs none of this costs
-    /// nothing more; one that does is parsed by the `url` crate.
+    /// written, and would let `/a/../private` through.) A URL that needs
+    /// none of this costs nothing more; one that does is parsed by the
+    /// `url` crate.
     /// [`normalized_path`](Robots::normalized_path) shows the path and
     /// query a URL is checked as.
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
-    /// `//x/y` is scheme-relative (host `x`, path `/y`), and text with
-    /// neither a scheme nor a leading `/` (`example.com/y`) is read as host
-    /// and path. So pass the whole URL when its path may start with `//`:
-    /// `Url::path()` of `https://h//private` is `//private`, which would be
-    /// checked as `/`.
+    /// `//x/y` is scheme-relative (host `x`, path `/y`), and so, as a
+    /// client resolving a link reads them, are `/\x/y` and `\\x/y`; `\y`
+    /// is the path `/y`. Text with neither a scheme nor a leading `/` or
+    /// `\` (`example.com/y`) is read as host and path. So pass the whole
+    /// URL when its path may start with `//`: `Url::path()` of
+    /// `https://h//private` is `//private`, which would be checked as `/`.
     ///
     /// ```
     /// let robots = keepout::Robots::parse("User-agent: *\nDisallow: /*private\n");

@@ -211,3 +211,21 @@ fn debug_output_stays_short_for_huge_files() {
     let handle = format!("{:?}", robots.agent("OtherBot"));
     assert!(handle.contains("group_lines: [40002, 40004, "), "{handle}");
 }
+
+/// A scheme-relative link is checked for the path a client resolving it
+/// fetches: `url::Url::join` (as reqwest and browsers) reads a `\` in it
+/// as a `/`, and drops a tab. Until
+/// session 59 `//a\b/c` was checked as `/c` (allowed under `Disallow: /b`)
+/// though `/b/c` is fetched. Found by a fuzz target comparing with the
+/// `url` crate.
+#[test]
+fn scheme_relative_links_are_checked_as_resolved() {
+    let robots = Robots::parse("User-agent: *\nDisallow: /b\n");
+    let base = url::Url::parse("https://example.com/page").unwrap();
+    for link in ["//a\\b/c", "/\\a/b/c", "\\\\a/b?q", "/\t/a/b"] {
+        let fetched = base.join(link).unwrap_or_else(|e| panic!("{link:?}: {e}"));
+        assert!(fetched.path().starts_with("/b"), "{link:?}: {fetched}");
+        assert!(!robots.is_allowed("bot", link), "{link:?}");
+        assert!(!robots.is_allowed("bot", fetched.as_str()), "{link:?}");
+    }
+}

@@ -116,7 +116,13 @@ pub(crate) fn client_url(url: &str) -> Option<Url> {
     match Url::parse(url) {
         Ok(parsed) if !parsed.cannot_be_a_base() => Some(parsed),
         _ => {
-            let rest = std::str::from_utf8(raw_path(url)).ok()?;
+            // Tabs and newlines are dropped before anything is read (URL
+            // standard, basic URL parser, step 3): `/\t/h/p` is `//h/p`.
+            let url = match url.contains(['\t', '\n', '\r']) {
+                true => Cow::Owned(url.replace(['\t', '\n', '\r'], "")),
+                false => Cow::Borrowed(url),
+            };
+            let rest = std::str::from_utf8(raw_path(&url)).ok()?;
             // With its fragment cut off, the rest may end in a space or
             // control that the URL parser would trim as the URL's end, not
             // encode as the path's (`/./b #x` requests `/b%20`): an empty
@@ -251,15 +257,22 @@ static AUTHORITY_END: [u8; 256] = {
 fn raw_path(url: &str) -> &[u8] {
     let s = trim_controls(url.as_bytes());
     let s = &s[..memchr::memchr(b'#', s).unwrap_or(s.len())];
-    let start = if s.starts_with(b"//") {
-        authority_end(s, 2)
-    } else if s.first() == Some(&b'/') {
-        0
-    } else {
-        match scheme_end(s) {
+    // In an http URL, as in the `url` crate and browsers, a `\` is read
+    // as a `/` (URL standard, "special relative or authority state" and
+    // the states after it), and the host follows any number of slashes
+    // ("special authority ignore slashes state"): `/\h/p` and `///h/p`
+    // are scheme-relative URLs of host `h`, `\p` a path.
+    let slash = |b: &u8| matches!(b, b'/' | b'\\');
+    let start = match s {
+        [first, second, ..] if slash(first) && slash(second) => {
+            let host = s.iter().position(|b| !slash(b)).unwrap_or(s.len());
+            authority_end(s, host)
+        }
+        [first, ..] if slash(first) => 0,
+        _ => match scheme_end(s) {
             Some(after) => authority_end(s, after),
             None => authority_end(s, 0),
-        }
+        },
     };
     &s[start..]
 }
@@ -321,10 +334,11 @@ fn scheme_colon(s: &[u8]) -> Option<usize> {
     (colon > 0 && s[0].is_ascii_alphabetic() && s[colon] == b':').then_some(colon)
 }
 
-/// The offset of the first `/` or `?` at or after `from` (the path's start).
+/// The offset of the first `/`, `?` or `\\` at or after `from` (the
+/// path's start; a `\\` is read as a `/`, as in an http URL).
 #[inline]
 fn authority_end(s: &[u8], from: usize) -> usize {
-    memchr::memchr2(b'/', b'?', &s[from..]).map_or(s.len(), |i| from + i)
+    memchr::memchr3(b'/', b'?', b'\\', &s[from..]).map_or(s.len(), |i| from + i)
 }
 
 #[cfg(test)]
@@ -358,6 +372,17 @@ mod tests {
         // Inside, a tab or newline is dropped, as a client drops it.
         assert_eq!(&*normal_path("https://h/a\tb\nc"), b"/abc");
         assert_eq!(p(" ツ/p"), "/p");
+        // A scheme-relative URL as a client resolving a link reads it: a
+        // `\` is a `/`, the host follows any number of slashes, and a tab
+        // among them is dropped first (until session 59, `//a\b/c` was
+        // checked as `/c` and `///h/p` as `/h/p`).
+        assert_eq!(p("//a\\b/c"), "/b/c");
+        assert_eq!(p("/\\h/c"), "/c");
+        assert_eq!(p("\\\\h/c?q"), "/c?q");
+        assert_eq!(p("///h/p"), "/p");
+        assert_eq!(p("/\t/h/p"), "/p");
+        assert_eq!(p("\\p"), "/p");
+        assert_eq!(p("/\\"), "/");
     }
 
     /// `http_authority_end` finds the first `/`, `?` or `#` wherever it falls
@@ -408,7 +433,7 @@ mod tests {
         /// keeps the text as written, that is what the crate reads.
         #[test]
         fn paths_are_read_as_the_url_crate_reads_them(
-            scheme in proptest::sample::select(&["http://", "HTTPS://", "http:/", "http:///", "http:", "//", ""][..]),
+            scheme in proptest::sample::select(&["http://", "HTTPS://", "http:/", "http:///", "http:", "//", "/\\", "\\\\", "\\/", ""][..]),
             host in proptest::sample::select(&["h", "h:8080", "u@h", "h\\x", "h:99999", ""][..]),
             pieces in proptest::collection::vec(
                 proptest::sample::select(&[
@@ -425,6 +450,15 @@ mod tests {
                 && host == "h"
             {
                 let read = format!("{}{}", parsed.path(), parsed.query().map(|q| format!("?{q}")).unwrap_or_default());
+                proptest::prop_assert_eq!(&*checked, &*percent::path(read.as_bytes()), "{:?}", url);
+            }
+            // A scheme-relative URL is read as a client resolving a link
+            // reads it (a `\\` in it as a `/`).
+            if matches!(scheme, "//" | "/\\" | "\\\\" | "\\/")
+                && let Ok(joined) = Url::parse("http://base.example/x").and_then(|b| b.join(&url))
+                && joined.host_str().is_some_and(|h| !h.is_empty())
+            {
+                let read = format!("{}{}", joined.path(), joined.query().map(|q| format!("?{q}")).unwrap_or_default());
                 proptest::prop_assert_eq!(&*checked, &*percent::path(read.as_bytes()), "{:?}", url);
             }
             if let Cow::Borrowed(kept) = checked
