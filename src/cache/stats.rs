@@ -45,7 +45,10 @@ pub struct CacheStats {
     /// Lookups answered with a last good copy because the origin is
     /// unreachable (RFC 9309 section 2.4).
     pub stale_served: u64,
-    /// Entries removed to respect the capacity bound.
+    /// Entries removed to respect the capacity bound. (Entries that
+    /// [`invalidate_all`](crate::RobotsCache::invalidate_all) forgot, which
+    /// the cache may remove only later, and then for size, are not
+    /// counted.)
     pub evictions: u64,
     /// Misses of an unreachable origin evicted before its retry time (or
     /// its stale limit), answered without a request from what the cache
@@ -72,6 +75,9 @@ pub(crate) struct Counters {
     pub(crate) errors: AtomicU64,
     pub(crate) stale_served: AtomicU64,
     pub(crate) evictions: AtomicU64,
+    /// Entries removed for size that were already forgotten: not in
+    /// [`CacheStats`], where they are not evictions; tests read it.
+    pub(crate) forgotten_evicted: AtomicU64,
     pub(crate) backoffs_kept: AtomicU64,
 }
 
