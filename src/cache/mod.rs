@@ -245,7 +245,10 @@ impl RobotsCache {
     /// waiting (a timeout, a `select!`, an aborted task) does not cancel it
     /// for the others. (One case makes two requests: when the capacity
     /// bound evicts an origin while it is being refreshed, a lookup in the
-    /// meantime misses and fetches it anew.)
+    /// meantime misses and fetches it anew; either answer may be the one
+    /// kept, not always the newer, so lookups after may get older rules
+    /// than a caller before them got. A cache too small for the origins
+    /// in use does this often.)
     ///
     /// A worker checking many URLs of one site can take the rules once and
     /// keep a handle on them, [`Robots::owned_agent`]; it sees newer rules
