@@ -12,7 +12,7 @@
 //! [`ParseOptions::content_type`](crate::ParseOptions::content_type) hand it
 //! the label.
 
-use encoding_rs::{Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
+use encoding_rs::{Encoding, ISO_2022_JP, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 
 /// The encoding a `charset` label names, as the Encoding Standard maps
 /// labels, and whether the label names a byte order (`utf-16le` does,
@@ -116,15 +116,16 @@ pub(crate) fn utf16_by_shape(body: &[u8]) -> Option<&'static Encoding> {
 ///   big-endian (U+0A00 and U+0D00, the other readings, are not characters
 ///   a robots.txt holds). A label that names one is trusted.
 /// - A body that is valid UTF-8 (or, `truncated`, cut inside its last
-///   character) is read as UTF-8 whatever single-byte label it carries
-///   (servers label files `ISO-8859-1` by default): text in a single-byte
-///   charset only forms valid UTF-8 sequences as mojibake (`Ã©`), while
-///   reading `/café` in UTF-8 as Latin-1 would give `/cafÃ©`, which no URL
-///   matches.
-/// - A multi-byte label (GBK, Shift_JIS, EUC-KR, ...) is trusted, as a GBK
-///   character can happen to be a valid UTF-8 sequence, unless the body is
-///   valid UTF-8 and malformed in the label's charset: `/日本` in UTF-8
-///   under `charset=euc-kr` is read as UTF-8, not decoded to U+FFFD.
+///   character) is read as UTF-8 whatever other label it carries (servers
+///   label files `ISO-8859-1`, or `GBK` or `Shift_JIS`, by default), as
+///   RFC 9309 section 2.2 requires and as Google's parser reads every
+///   file. Text in a single-byte charset only forms valid UTF-8 sequences
+///   as mojibake (`Ã©`), and text in a multi-byte one seldom (a short run:
+///   GBK's `说` is the UTF-8 `˵`), while reading UTF-8 in the label's
+///   charset loses its rules: `/café` read as Latin-1 is `/cafÃ©`, `/搜索`
+///   as GBK `/鎼滅储`, which no URL matches. A body in ISO-2022-JP is
+///   ASCII with escape sequences, and so valid UTF-8: under that label a
+///   body that has escapes and decodes is read in it.
 fn fit(label: Label, body: &[u8], truncated: bool) -> Option<&'static Encoding> {
     let encoding = label.encoding;
     if encoding == UTF_16LE || encoding == UTF_16BE {
@@ -156,7 +157,8 @@ fn fit(label: Label, body: &[u8], truncated: bool) -> Option<&'static Encoding> 
         Ok(_) => true,
         Err(e) => truncated && e.error_len().is_none(),
     };
-    if utf8 && (encoding.is_single_byte() || malformed_in(encoding, body, truncated)) {
+    let escaped = encoding == ISO_2022_JP && memchr::memchr(0x1B, body).is_some();
+    if utf8 && (!escaped || malformed_in(encoding, body, truncated)) {
         return None;
     }
     Some(encoding)
@@ -300,17 +302,31 @@ mod tests {
             let value = format!("text/plain; charset={label}");
             assert_eq!(whole(body.clone(), ct(&value)), body, "{label}");
         }
-        // Multi-byte labels are trusted (GBK's `说` is the valid UTF-8
-        // `˵`): decoded.
+        // And under a multi-byte label: GBK's `说` is the valid UTF-8 `˵`,
+        // read so; and `/搜索` in UTF-8 decodes in GBK as `/鎼滅储`, but
+        // is not read so (until session 59 it was).
         let gbk = b"Disallow: /\xCB\xB5\n".to_vec();
+        assert_eq!(whole(gbk.clone(), ct("text/plain; charset=gbk")), gbk);
+        let search = "Disallow: /搜索\n".as_bytes().to_vec();
+        assert!(!super::malformed_in(encoding_rs::GBK, &search, false));
+        for label in ["gbk", "gb18030", "shift_jis", "big5", "euc-kr", "euc-jp"] {
+            let value = format!("text/plain; charset={label}");
+            assert_eq!(whole(body.clone(), ct(&value)), body, "{label}");
+            assert_eq!(whole(search.clone(), ct(&value)), search, "{label}");
+        }
+        // GBK that is not UTF-8 is decoded.
+        let gbk = b"Disallow: /\xCB\xD1\xCB\xF7\n".to_vec();
         assert_eq!(
             whole(gbk, ct("text/plain; charset=gbk")),
-            "Disallow: /说\n".as_bytes()
+            "Disallow: /搜索\n".as_bytes()
         );
-        // Unless the body is malformed in them: UTF-8 stays (`日本` is
-        // not EUC-KR).
+        // ISO-2022-JP is 7-bit: its escapes, where they decode, are read
+        // in it; ASCII with none is UTF-8.
+        let jis = ct("text/plain; charset=iso-2022-jp");
+        let nihon = b"Disallow: /\x1B$BF|K\\\x1B(B\n".to_vec();
+        assert_eq!(whole(nihon, jis), "Disallow: /日本\n".as_bytes());
+        assert_eq!(super::fit(jis.unwrap(), b"Disallow: /x\n", false), None);
         let euc_kr = ct("text/plain; charset=euc-kr");
-        assert_eq!(whole(body.clone(), euc_kr), body);
         // A cut at the end of a truncated body is no sign of either.
         let korean = b"Disallow: /\xC7\xD1\xB1".to_vec();
         assert!(!super::malformed_in(

@@ -124,10 +124,9 @@ pub enum WarningKind {
     /// in UTF-16 (known by its byte order mark or its shape), or, when
     /// fetched or parsed with
     /// [`ParseOptions::content_type`](crate::ParseOptions::content_type), in
-    /// the encoding the `Content-Type` names: a single-byte one when its
-    /// octets are not UTF-8, a multi-byte one (GBK, Shift_JIS, ...) unless
-    /// its octets are UTF-8 and malformed in it. keepout transcoded it and
-    /// read its rules;
+    /// the encoding the `Content-Type` names when its octets are not
+    /// UTF-8 (or, for ISO-2022-JP, hold its escape sequences). keepout
+    /// transcoded it and read its rules;
     /// crawlers reading it as UTF-8 may not: Google's parser finds no rule
     /// in a UTF-16 file. Reported at line 1.
     ///

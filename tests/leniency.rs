@@ -434,13 +434,34 @@ fn a_content_type_names_the_charset() {
         assert_eq!(encoding(&robots), [(1, name)], "{label}");
     }
 
-    // A multi-byte label is trusted: GBK's `说` is also valid UTF-8 (`˵`).
+    // A multi-byte label is followed where the body is not UTF-8 (GBK's
+    // `搜索`)...
+    let gbk = "text/plain; charset=gbk";
     let robots = ParseOptions::new()
-        .content_type("text/plain; charset=gbk")
-        .parse(b"User-agent: *\nDisallow: /\xCB\xB5\n");
-    assert!(!robots.is_allowed("bot", "/说"));
-    assert!(robots.is_allowed("bot", "/˵"));
+        .content_type(gbk)
+        .parse(b"User-agent: *\nDisallow: /\xCB\xD1\xCB\xF7\n");
+    assert!(!robots.is_allowed("bot", "/搜索"));
     assert_eq!(encoding(&robots), [(1, "GBK")]);
+    // ...but not where it is: a UTF-8 file served under a server-wide
+    // CJK label keeps its rules, as Google reads them (until session 59
+    // `/搜索` was read in GBK as `/鎼滅储`, and the URL allowed), and an
+    // ASCII one gets no warning.
+    for label in ["gbk", "gb18030", "shift_jis", "big5", "euc-kr", "euc-jp"] {
+        let value = format!("text/plain; charset={label}");
+        for path in ["/搜索/", "/検索/", "/café/", "/über/"] {
+            let body = format!("User-agent: *\nDisallow: {path}\n");
+            let robots = ParseOptions::new().content_type(&value).parse(&body);
+            assert!(
+                !robots.is_allowed("bot", format!("{path}x")),
+                "{label} {path}"
+            );
+            assert_eq!(encoding(&robots), [], "{label} {path}");
+        }
+        let robots = ParseOptions::new()
+            .content_type(&value)
+            .parse("User-agent: *\nDisallow: /x\n");
+        assert!(robots.warnings().is_empty(), "{label}");
+    }
 }
 
 /// With a body limit too, the whole body decides the charset; the cut
