@@ -125,7 +125,7 @@ pub enum WarningKind {
     /// fetched or parsed with
     /// [`ParseOptions::content_type`](crate::ParseOptions::content_type), in
     /// the encoding the `Content-Type` names when its octets are not
-    /// UTF-8 (or, for ISO-2022-JP, hold its escape sequences). keepout
+    /// UTF-8 (or, for ISO-2022-JP, hold escape sequences that decode). keepout
     /// transcoded it and read its rules;
     /// crawlers reading it as UTF-8 may not: Google's parser finds no rule
     /// in a UTF-16 file. Reported at line 1.

@@ -157,9 +157,9 @@ impl Robots {
     /// query a URL is checked as.
     ///
     /// A path must start with a single `/`. As RFC 3986 reads references,
-    /// `//x/y` is scheme-relative (host `x`, path `/y`), and so, as a
-    /// client resolving a link reads them, are `/\x/y` and `\\x/y`; `\y`
-    /// is the path `/y`. Text with neither a scheme nor a leading `/` or
+    /// `//x/y` is scheme-relative (host `x`, path `/y`), and so, as the URL
+    /// standard (browsers) reads a link, are `/\x/y`, `\\x/y` and `///x/y`;
+    /// `\y` is the path `/y`. Text with neither a scheme nor a leading `/` or
     /// `\` (`example.com/y`) is read as host and path. So pass the whole
     /// URL when its path may start with `//`: `Url::path()` of
     /// `https://h//private` is `//private`, which would be checked as `/`.

@@ -1211,9 +1211,9 @@ async fn content_type_with_nothing_local_is_refused() {
     ] {
         keepout(args, "")
             .await
-            .assert_bad_input("--content-type reads a robots.txt file or stdin");
+            .assert_bad_input("--content-type applies to a robots.txt read from a file or stdin");
     }
-    // A file among the sources is read so; the URL beside it as fetched.
+    // A file is read so (`show FILE URL` too, the URL as fetched).
     let dir = scratch_dir("content_type_mixed");
     let file = dir.join("robots.txt");
     std::fs::write(&file, "User-agent: *\nDisallow: /x\n").unwrap();

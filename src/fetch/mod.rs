@@ -69,9 +69,10 @@
 //! with no zero octet, or one of the labels the Encoding Standard decodes
 //! to a single U+FFFD, such as `iso-2022-kr`) is ignored, so a mislabelled
 //! `Disallow: /` still disallows. A body that is valid UTF-8 is read as
-//! UTF-8 under any other label but UTF-16 and ISO-2022-JP (servers often
-//! label everything ISO-8859-1, or GBK, or Shift_JIS), and a BOM-less body under a `utf-16` label that names no
-//! byte order is read in the order its line ends show.
+//! UTF-8 under any other label (servers often label everything
+//! ISO-8859-1, or GBK, or Shift_JIS) but ISO-2022-JP where its escape
+//! sequences decode, and a BOM-less body under a `utf-16` label that
+//! names no byte order is read in the order its line ends show.
 //!
 //! [`limits`](crate::limits) lists every limit the fetcher applies (body,
 //! redirects, timeouts, response heads, expiry, concurrency) and what

@@ -251,8 +251,9 @@ static AUTHORITY_END: [u8; 256] = {
     t
 };
 
-/// The path and query of `url` as written, possibly empty or starting
-/// with `?`.
+/// The path and query of `url` as written, after its authority as an http
+/// URL's is found (past `\` as well as `/`): possibly empty, or starting
+/// with `?` or a `\` that [`client_url`] reads as a `/`.
 #[inline]
 fn raw_path(url: &str) -> &[u8] {
     let s = trim_controls(url.as_bytes());

@@ -283,10 +283,11 @@ impl ParseOptions {
     /// RFC 9309 section 2.2 makes robots.txt UTF-8, so a label is taken
     /// only where the body does not show it wrong: a byte order mark
     /// decides first, then a body whose every other octet is zero is
-    /// UTF-16 (as without this option); a single-byte label (Latin-1,
-    /// Windows-1252, ...) on a body that is valid UTF-8 is overruled
-    /// (servers send `ISO-8859-1` by default), as is a UTF-16 label on a
-    /// body without UTF-16's zero octets. A value without a `charset`
+    /// UTF-16 (as without this option); any other label (Latin-1, GBK,
+    /// Shift_JIS, ...) on a body that is valid UTF-8 is overruled (servers
+    /// send `ISO-8859-1` or `GBK` by default), except ISO-2022-JP where its
+    /// escape sequences decode, as is a UTF-16 label on a body without
+    /// UTF-16's zero octets. A value without a `charset`
     /// parameter, or with a label the Encoding Standard does not know or
     /// maps to its "replacement" encoding (which would decode any body to
     /// one U+FFFD), changes nothing. A body transcoded from another

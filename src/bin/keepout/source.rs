@@ -121,8 +121,9 @@ impl Source {
 
 /// Why `--content-type` with nothing local to read is refused, rather than
 /// ignored: a fetched robots.txt is read as its server labels it.
-pub const CONTENT_TYPE_UNUSED: &str = "--content-type reads a robots.txt file or stdin, and none is given: \
-     a fetched robots.txt is read in the charset its server names";
+pub const CONTENT_TYPE_UNUSED: &str = "--content-type applies to a robots.txt read from a file or stdin \
+     (check --robots FILE or -, show FILE or -), and none is read: a fetched robots.txt is read in \
+     the charset its server names";
 
 /// The URL meant by a path that reads as one with no `//`, for a file that
 /// is not there: `https:example.com/x` or `HTTP:/example.com` (scheme
