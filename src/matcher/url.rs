@@ -335,8 +335,8 @@ fn scheme_colon(s: &[u8]) -> Option<usize> {
     (colon > 0 && s[0].is_ascii_alphabetic() && s[colon] == b':').then_some(colon)
 }
 
-/// The offset of the first `/`, `?` or `\\` at or after `from` (the
-/// path's start; a `\\` is read as a `/`, as in an http URL).
+/// The offset of the first `/`, `?` or `\` at or after `from` (the
+/// path's start; a `\` is read as a `/`, as in an http URL).
 #[inline]
 fn authority_end(s: &[u8], from: usize) -> usize {
     memchr::memchr3(b'/', b'?', b'\\', &s[from..]).map_or(s.len(), |i| from + i)
