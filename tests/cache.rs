@@ -122,6 +122,13 @@ impl Held {
         let _ = socket.shutdown().await;
     }
 
+    /// A server whose answers are `answer`, held until `release`.
+    async fn holding(answer: String) -> Held {
+        let server = Held::start(String::new()).await;
+        server.hold(answer);
+        server
+    }
+
     fn uri(&self) -> String {
         self.uri.clone()
     }
@@ -170,19 +177,32 @@ fn rules_raw() -> String {
     raw(200, &[], RULES)
 }
 
+type Lookup = tokio::task::JoinHandle<Result<Arc<Robots>, Error>>;
+
+/// A `get` of `url` in a task of its own.
+fn spawn_get(cache: &RobotsCache, url: String) -> Lookup {
+    let cache = cache.clone();
+    tokio::spawn(async move { cache.get(url).await })
+}
+
 /// A `get` of `server`'s origin in a task of its own, returned once its
 /// request has reached the server, which holds it: the fetch is under way
 /// until `server.release()`.
-async fn get_under_way(
-    cache: &RobotsCache,
-    server: &Held,
-) -> tokio::task::JoinHandle<Result<Arc<Robots>, Error>> {
+async fn get_under_way(cache: &RobotsCache, server: &Held) -> Lookup {
     let before = server.requests().await;
-    let task = tokio::spawn({
-        let (cache, url) = (cache.clone(), server.uri());
-        async move { cache.get(url).await }
-    });
+    let task = spawn_get(cache, server.uri());
     server.arrived(before + 1).await;
+    task
+}
+
+/// A `get` of `url` in a task of its own, returned once it waits (on a
+/// fetch under way): on a runtime of one thread, as these tests' are, the
+/// task runs until it waits while this one yields.
+async fn get_waiting(cache: &RobotsCache, url: String) -> Lookup {
+    let task = spawn_get(cache, url);
+    for _ in 0..50 {
+        tokio::task::yield_now().await;
+    }
     task
 }
 
@@ -302,8 +322,7 @@ async fn thousand_concurrent_gets_over_fifty_origins_fetch_fifty_times() {
 /// own, and none got an answer.)
 #[tokio::test]
 async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
-    let server = Held::start(String::new()).await;
-    server.hold(rules_raw());
+    let server = Held::holding(rules_raw()).await;
     let (cache, _clock) = cache();
     let url = format!("{}/page", server.uri());
     let mut impatient = JoinSet::new();
@@ -317,10 +336,7 @@ async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
         assert!(done.unwrap().is_err(), "a held fetch within 20 ms");
     }
     // A patient caller waits for the fetch already under way.
-    let patient = tokio::spawn({
-        let (cache, url) = (cache.clone(), url.clone());
-        async move { cache.get(&url).await }
-    });
+    let patient = spawn_get(&cache, url.clone());
     server.release();
     assert_rules(&patient.await.unwrap().unwrap());
     assert_eq!(requests(&server).await, 1);
@@ -328,17 +344,10 @@ async fn a_caller_giving_up_does_not_cancel_the_shared_fetch() {
     assert_eq!((stats.misses, stats.fetches), (9, 1), "{stats:?}");
 
     // So does a waiter whose leader was aborted.
-    let other = Held::start(String::new()).await;
-    other.hold(rules_raw());
+    let other = Held::holding(rules_raw()).await;
     let url = format!("{}/page", other.uri());
-    let leader = tokio::spawn({
-        let (cache, url) = (cache.clone(), url.clone());
-        async move { cache.get(&url).await }
-    });
-    let waiter = tokio::spawn({
-        let (cache, url) = (cache.clone(), url.clone());
-        async move { cache.get(&url).await }
-    });
+    let leader = spawn_get(&cache, url.clone());
+    let waiter = spawn_get(&cache, url);
     other.arrived(1).await;
     leader.abort();
     other.release();
@@ -863,8 +872,7 @@ async fn unreachable_with_no_copy_retries_by_default_after_a_minute_not_a_day() 
 /// the invalidation, and served on.)
 #[tokio::test]
 async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
-    let server = Held::start(String::new()).await;
-    server.hold(rules_raw());
+    let server = Held::holding(rules_raw()).await;
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate(server.uri()).await.unwrap();
@@ -878,13 +886,8 @@ async fn invalidate_during_the_first_fetch_is_not_undone_by_it() {
 /// of its origin, which is under way (in the task returned) when the
 /// origin is invalidated; the server then answers `Disallow: /` at once.
 /// The held answer is sent on `release`.
-async fn invalidated_during_first_fetch() -> (
-    RobotsCache,
-    Held,
-    tokio::task::JoinHandle<Result<Arc<Robots>, Error>>,
-) {
-    let server = Held::start(String::new()).await;
-    server.hold(rules_raw());
+async fn invalidated_during_first_fetch() -> (RobotsCache, Held, Lookup) {
+    let server = Held::holding(rules_raw()).await;
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate(server.uri()).await.unwrap();
@@ -898,15 +901,8 @@ async fn invalidated_during_first_fetch() -> (
 #[tokio::test]
 async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
     let (cache, server, first) = invalidated_during_first_fetch().await;
-    let after = tokio::spawn({
-        let (cache, url) = (cache.clone(), server.uri());
-        async move { cache.get(url).await }
-    });
-    // (This test's runtime has one thread: the `get` runs until it waits,
-    // here on the fetch under way, whose result it will not take.)
-    for _ in 0..50 {
-        tokio::task::yield_now().await;
-    }
+    // It waits on the fetch under way, whose result it will not take.
+    let after = get_waiting(&cache, server.uri()).await;
     server.release();
     let after = after.await.unwrap().unwrap();
     assert!(!after.is_allowed(AGENT, format!("{}/public/x", server.uri())));
@@ -924,14 +920,7 @@ async fn a_get_after_invalidate_does_not_join_the_fetch_from_before() {
 #[tokio::test]
 async fn a_get_between_two_invalidates_does_not_get_the_fetch_from_before() {
     let (cache, server, first) = invalidated_during_first_fetch().await;
-    let between = tokio::spawn({
-        let (cache, url) = (cache.clone(), server.uri());
-        async move { cache.get(url).await }
-    });
-    // (This test's runtime has one thread: the `get` runs until it waits.)
-    for _ in 0..50 {
-        tokio::task::yield_now().await;
-    }
+    let between = get_waiting(&cache, server.uri()).await;
     cache.invalidate(server.uri()).await.unwrap();
     server.release();
     assert_rules(&first.await.unwrap().unwrap());
@@ -944,8 +933,7 @@ async fn a_get_between_two_invalidates_does_not_get_the_fetch_from_before() {
 /// and the next lookup fetched again.)
 #[tokio::test]
 async fn invalidating_another_origin_during_a_first_fetch_keeps_it() {
-    let server = Held::start(String::new()).await;
-    server.hold(rules_raw());
+    let server = Held::holding(rules_raw()).await;
     let (cache, _clock) = cache();
     let first = get_under_way(&cache, &server).await;
     cache.invalidate("https://other.example/").await.unwrap();
