@@ -39,6 +39,12 @@ impl Label {
             order_named,
         })
     }
+
+    /// The Encoding Standard's name for the encoding (`windows-1252` for
+    /// the label `iso-8859-1`).
+    pub(crate) fn name(self) -> &'static str {
+        self.encoding.name()
+    }
 }
 
 /// The encoding to transcode `body` from before parsing; `None` to read its

@@ -1226,6 +1226,57 @@ async fn content_type_with_nothing_local_is_refused() {
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
+/// A `--content-type` naming no charset keepout reads is refused, naming
+/// the option and the form expected: ignored, it would read a Latin-1 file
+/// as UTF-8 while the user believes otherwise (until session 60).
+#[tokio::test]
+async fn content_type_naming_no_charset_is_refused() {
+    let dir = scratch_dir("content_type_no_charset");
+    let file = dir.join("robots.txt");
+    std::fs::write(&file, b"User-agent: *\nDisallow: /caf\xE9\n").unwrap();
+    let file = file.to_str().unwrap();
+    for (value, problem) in [
+        ("iso-8859-1", "no charset parameter"),
+        ("text/plain", "no charset parameter"),
+        ("text/plain; charset=latin-one", "not a label"),
+        // The Encoding Standard decodes it to one U+FFFD.
+        ("text/plain; charset=iso-2022-kr", "not a label"),
+    ] {
+        for args in [
+            vec!["show", "--content-type", value, file],
+            vec![
+                "check",
+                "-a",
+                "bot",
+                "-r",
+                file,
+                "--content-type",
+                value,
+                "/x",
+            ],
+        ] {
+            let run = keepout(&args, "").await;
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert_eq!(run.stdout, "");
+            for needle in ["--content-type", problem, "charset=iso-8859-1"] {
+                assert!(run.stderr.contains(needle), "{needle:?} in {}", run.stderr);
+            }
+        }
+    }
+    // A charset label as the Encoding Standard spells it, in any case.
+    let run = keepout(
+        &[
+            "show",
+            "--content-type",
+            "text/plain; Charset=\"Latin1\"",
+            file,
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 /// A status HTTP names no reason for is shown as its number alone, not as
 /// the http crate's `299 <unknown status code>` (until session 58).
 #[tokio::test]

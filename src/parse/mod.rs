@@ -315,6 +315,26 @@ impl ParseOptions {
         self
     }
 
+    /// The encoding the [`content_type`](ParseOptions::content_type) given
+    /// names, by its Encoding Standard name; `None` when none was given or
+    /// the value names none that is taken (so that it changes nothing). A
+    /// tool taking a `Content-Type` from its user can refuse such a value
+    /// rather than ignore it.
+    ///
+    /// ```
+    /// use keepout::ParseOptions;
+    ///
+    /// let options = ParseOptions::new().content_type("text/plain; charset=ISO-8859-1");
+    /// assert_eq!(options.charset(), Some("windows-1252"));
+    /// // No `charset=` parameter, or a label the Encoding Standard does not know.
+    /// assert_eq!(ParseOptions::new().content_type("iso-8859-1").charset(), None);
+    /// assert_eq!(ParseOptions::new().content_type("text/plain; charset=latin-one").charset(), None);
+    /// ```
+    #[must_use]
+    pub fn charset(&self) -> Option<&'static str> {
+        self.charset.map(Label::name)
+    }
+
     /// Parses `body`. Never fails and never panics, whatever the bytes.
     #[must_use]
     pub fn parse(&self, body: impl AsRef<[u8]>) -> Robots {

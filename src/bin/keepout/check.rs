@@ -70,8 +70,8 @@ pub struct Args {
     /// for a saved copy of a Latin-1 file, whose rules then match as they
     /// do when it is fetched. (A fetched robots.txt is read in the charset
     /// its server names: with no file or stdin to read, the option is
-    /// refused.)
-    #[arg(long, value_name = "VALUE")]
+    /// refused, as is a value naming no charset keepout reads.)
+    #[arg(long, value_name = "VALUE", value_parser = crate::source::content_type)]
     content_type: Option<String>,
 
     /// One JSON object per URL, one per line (JSON Lines).

@@ -62,8 +62,9 @@ pub struct Args {
     /// have them read: `--content-type 'text/plain; charset=iso-8859-1'`
     /// for a saved copy of a Latin-1 file. (A fetched robots.txt is read in
     /// the charset its server names: with no file or stdin among the
-    /// sources, the option is refused.)
-    #[arg(long, value_name = "VALUE")]
+    /// sources, the option is refused, as is a value naming no charset
+    /// keepout reads.)
+    #[arg(long, value_name = "VALUE", value_parser = crate::source::content_type)]
     content_type: Option<String>,
 
     #[command(flatten)]

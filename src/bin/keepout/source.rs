@@ -119,6 +119,24 @@ impl Source {
     }
 }
 
+/// Reads `--content-type`: a value naming no charset the parser takes
+/// (no `charset=` parameter, a label the Encoding Standard does not know, or
+/// one it decodes to a lone U+FFFD) would change nothing, so it is refused
+/// (exit 2), not ignored.
+pub fn content_type(value: &str) -> Result<String, String> {
+    if ParseOptions::new().content_type(value).charset().is_some() {
+        return Ok(value.to_owned());
+    }
+    let problem = if value.to_ascii_lowercase().contains("charset=") {
+        "its charset is not a label of the Encoding Standard that keepout reads"
+    } else {
+        "it has no charset parameter"
+    };
+    Err(format!(
+        "{problem}; expected a Content-Type value such as 'text/plain; charset=iso-8859-1'"
+    ))
+}
+
 /// Why `--content-type` with nothing local to read is refused, rather than
 /// ignored: a fetched robots.txt is read as its server labels it.
 pub const CONTENT_TYPE_UNUSED: &str = "--content-type applies to a robots.txt read from a file or stdin \
