@@ -87,7 +87,8 @@ pub enum WarningKind {
         after: Directive,
     },
     /// A second (or later) crawl-delay or request-rate after one run of
-    /// user-agent lines; the first is used.
+    /// user-agent lines, or a `Host` line naming another host than the
+    /// file's first; the first is used.
     Duplicate {
         /// The repeated directive.
         directive: Directive,
@@ -299,6 +300,9 @@ impl fmt::Display for WarningKind {
                 f,
                 "user-agent line after a {after} line joins the group above (only a rule line ends a group): the crawlers named above it obey the rules below it too"
             ),
+            WarningKind::Duplicate {
+                directive: Directive::Host,
+            } => f.write_str("another Host than the file's first; the first one is used"),
             WarningKind::Duplicate { directive } => write!(
                 f,
                 "repeated {directive} for the same user-agent lines; the first one is used"

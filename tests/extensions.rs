@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use keepout::{AgentMatch, Cause, ParseOptions, Robots, RuleKind};
+use keepout::{AgentMatch, Cause, Directive, ParseOptions, Robots, RuleKind, WarningKind};
 use proptest::prelude::*;
 
 const SITE: &str = "\
@@ -332,6 +332,35 @@ fn host_and_unknown_records_are_kept() {
             (6, "Noindex", "/drafts"),
             (18, "Clean-param", "ref /articles/")
         ]
+    );
+}
+
+/// The first `Host` is used; a later one naming another host is reported
+/// as a duplicate, the same host again (in each group, say) is not (until
+/// session 60 neither was).
+#[test]
+fn a_second_host_naming_another_is_a_duplicate() {
+    let body = "User-agent: Yandex\nDisallow: /a\nHost: www.example.com\n\n\
+                User-agent: *\nDisallow: /b\nHost: WWW.Example.com\nHost: example.org\n";
+    let robots = Robots::parse(body);
+    assert_eq!(robots.host(), Some("www.example.com"));
+    let warnings: Vec<(u32, String)> = robots
+        .warnings()
+        .iter()
+        .map(|w| (w.line, w.to_string()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            8,
+            String::from("line 8: another Host than the file's first; the first one is used")
+        )]
+    );
+    assert_eq!(
+        robots.warnings()[0].kind,
+        WarningKind::Duplicate {
+            directive: Directive::Host
+        }
     );
 }
 

@@ -831,8 +831,14 @@ impl Builder {
                     return self.warn(line, WarningKind::EmptyValue { directive });
                 }
                 self.check_utf8(line, value);
-                if self.host.is_none() {
-                    self.host = Some(text_or_escaped(value));
+                match &self.host {
+                    None => self.host = Some(text_or_escaped(value)),
+                    // The first is used; the same host again (in each
+                    // group, say) is harmless, another one is lost.
+                    Some(first) if !first.eq_ignore_ascii_case(&text_or_escaped(value)) => {
+                        self.warn(line, WarningKind::Duplicate { directive });
+                    }
+                    Some(_) => {}
                 }
             }
         }
