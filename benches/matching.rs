@@ -15,7 +15,8 @@
 //! - `first_checks`: the files but the oracle's, each parsed and checked N
 //!   times, through `Robots::is_allowed` (large groups scanned until their
 //!   index is worth building) and through a handle made at once.
-//! - `adversarial`: one check of an 8 KiB URL against a 500 KiB file.
+//! - `adversarial`: one check of an 8 KiB URL against a 500 KiB file; and
+//!   against the worst file known (`short_pieces`), with a 200-byte URL too.
 //!
 //! A summary of the ratios, read back from criterion's estimates, is printed
 //! at the end.
@@ -306,6 +307,25 @@ fn bench_adversarial(c: &mut Criterion) {
     g.bench_function("is_allowed", |b| {
         b.iter(|| robots.is_allowed(AGENT, black_box(&url)))
     });
+    // The worst case known: short rules with a distinct piece each.
+    let short = Robots::parse(corpus::short_pieces_body());
+    let short_url = corpus::short_adversarial_url();
+    println!(
+        "adversarial/short_pieces: {} rules, allowed = {} and {} ({:?}) for {} and {} byte URLs",
+        short.groups().map(|g| g.rules().len()).sum::<usize>(),
+        short.is_allowed(AGENT, &url),
+        short.is_allowed(AGENT, &short_url),
+        short.explain(AGENT, &url).cause(),
+        url.len(),
+        short_url.len(),
+    );
+    let short_handle = short.agent(AGENT);
+    g.bench_function("short_pieces", |b| {
+        b.iter(|| short_handle.is_allowed(black_box(&url)))
+    });
+    g.bench_function("short_pieces_short_url", |b| {
+        b.iter(|| short_handle.is_allowed(black_box(&short_url)))
+    });
     // A crawler's crawl delay in a 500 KiB file of 12,487 `*` groups, each
     // with an invalid one: every group must be looked at to find there is
     // none, once; the answer is kept from then on.
@@ -423,7 +443,7 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
         "first_checks/rest: parse + N checks a file, scan first / build at once: {}",
         first.join(", ")
     );
-    for id in ["handle", "is_allowed"] {
+    for id in ["handle", "is_allowed", "short_pieces", "short_pieces_short_url"] {
         if let Some(ns) = mean_ns(home, &format!("adversarial/{id}"), since) {
             println!(
                 "adversarial/{id}: {:.1} us per check (target: under 10 ms)",

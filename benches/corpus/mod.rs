@@ -220,6 +220,31 @@ pub fn adversarial_body() -> String {
     s
 }
 
+/// A ~500 KiB robots.txt of short wildcard rules with a distinct piece each
+/// (`Allow:/*<15 octets of a, b>aaaa`, 18,000-odd rules, found in session
+/// 60's review): every octet pair of each piece is in [`adversarial_url`],
+/// `aaaa` never is, and no literal prefix tells them apart, so each rule
+/// costs a search of the whole path. [`adversarial_body`]'s long rules are
+/// fewer (3,916) and so cheaper in all; this is the worst case known.
+pub fn short_pieces_body() -> String {
+    let mut s = String::from("User-agent: *\n");
+    // The last 15 binary digits of 2^15, 2^15 + 1, ...: all distinct.
+    let mut k = 1usize << 15;
+    while s.len() < 500 * 1024 {
+        s.push_str(&format!("Allow:/*{}aaaa\n", &binary(k)[1..]));
+        k += 1;
+    }
+    s
+}
+
+/// A 200-byte URL of the same text as [`adversarial_url`], about as long
+/// as an ordinary one: a search of its path is cheap, but one per rule is
+/// not.
+pub fn short_adversarial_url() -> String {
+    let url = adversarial_url();
+    format!("{}/z", &url[..197])
+}
+
 /// `k` in binary with `a` for 0 and `b` for 1.
 fn binary(k: usize) -> String {
     format!("{k:b}").replace('0', "a").replace('1', "b")
