@@ -101,6 +101,7 @@ impl Robots {
     }
 
     /// A value that allows everything: what an unavailable robots.txt means.
+    #[must_use]
     pub fn allow_all() -> Robots {
         Robots {
             access: Access::AllowAll,
@@ -110,6 +111,7 @@ impl Robots {
 
     /// A value that disallows everything but `/robots.txt`: what an
     /// unreachable robots.txt means.
+    #[must_use]
     pub fn disallow_all() -> Robots {
         Robots {
             access: Access::DisallowAll,
@@ -269,6 +271,7 @@ impl Robots {
     /// let allowed: Vec<bool> = urls.iter().map(|u| bot.is_allowed(u)).collect();
     /// assert_eq!(allowed, [true, false]);
     /// ```
+    #[must_use]
     pub fn agent(&self, agent: &str) -> Agent<'_> {
         let (groups, names, agent_match) = agent::select_names(&self.parsed, agent);
         Agent {

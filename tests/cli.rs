@@ -2235,6 +2235,7 @@ async fn show_flags_url_patterns_spaces_and_sitemap_paths() {
                 Disallow: /one /two\n\
                 Disallow: /%20ok\n\
                 Sitemap: /sitemap.xml\n\
+                Sitemap: //cdn.example.com/s.xml\n\
                 Sitemap: https://example.com/full.xml\n";
     let run = keepout(&["show", "--json", "-"], body).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -2278,7 +2279,13 @@ async fn show_flags_url_patterns_spaces_and_sitemap_paths() {
             (
                 None,
                 "sitemap_not_absolute".into(),
-                "sitemap '/sitemap.xml' is a path: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip a path".into()
+                "sitemap '/sitemap.xml' is a path: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip it".into()
+            ),
+            // Not a path (until session 60 it was called one).
+            (
+                None,
+                "sitemap_not_absolute".into(),
+                "sitemap '//cdn.example.com/s.xml' is a URL without a scheme: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip it".into()
             ),
         ]
     );

@@ -859,7 +859,7 @@ impl RobotsCacheBuilder {
     /// its caching headers say less (`no-store`, `max-age=0`), so such a
     /// site is not fetched on every lookup. At most 24 hours: RFC 9309
     /// section 2.4 caps how long a cached copy is used while its server
-    /// answers.
+    /// answers. Zero turns it off: the headers alone decide.
     pub fn min_ttl(mut self, ttl: Duration) -> Self {
         self.policy.min_ttl = ttl;
         self

@@ -658,7 +658,7 @@ fn why(d: &Decision<'_>, token: &str) -> String {
         },
         Cause::NoMatchingRule => {
             // A file can merge thousands of groups: the first few name them
-            // well enough on a line (JSON lists them all).
+            // well enough on a line (JSON lists the first `JSON_GROUPS`).
             const SHOWN: usize = 4;
             let mut groups: Vec<String> = d.groups().take(SHOWN).map(|g| g.to_string()).collect();
             match d.groups().len().saturating_sub(SHOWN) {

@@ -480,8 +480,10 @@ fn relative_sitemaps(robots: &keepout::Robots) -> Vec<Lint> {
             line: None,
             kind: "sitemap_not_absolute",
             message: format!(
-                "sitemap '{}' is a path: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip a path",
-                clean(s)
+                "sitemap '{}' is {}: keepout resolves it against the robots.txt URL, but the Sitemaps protocol asks for a full URL (https://...), and other crawlers may skip it",
+                clean(s),
+                // `//host/path`: scheme-relative.
+                if s.starts_with("//") { "a URL without a scheme" } else { "a path" }
             ),
         })
         .collect()
