@@ -173,7 +173,9 @@ pub enum WarningKind {
     /// the value: a pattern then matches only paths holding it,
     /// percent-encoded (`%C2%A0`), which is rarely what was meant; a
     /// sitemap URL holding it names another resource. Displayed rules show
-    /// it escaped (`\u{a0}`).
+    /// it escaped (`\u{a0}`). A pattern holding an ASCII control character
+    /// (U+0001 to U+001F but tab, or U+007F: DOS's end-of-file mark `^Z`,
+    /// say) gets it too: it is as invisible, and as seldom in a path.
     ///
     /// ```
     /// use keepout::{Robots, WarningKind};
@@ -224,6 +226,15 @@ pub enum WarningKind {
 /// words.)
 pub(crate) fn is_unicode_space(c: char) -> bool {
     (!c.is_ascii() && c.is_whitespace()) || matches!(c, '\u{200b}' | '\u{2060}' | '\u{feff}')
+}
+
+/// The first ASCII control character in `value` but tab (NUL never gets
+/// here: a line ends at it).
+pub(crate) fn first_control(value: &[u8]) -> Option<char> {
+    value
+        .iter()
+        .find(|&&b| b.is_ascii_control() && b != b'\t')
+        .map(|&b| char::from(b))
 }
 
 /// The first [`is_unicode_space`] character in `value`, whose octets are
@@ -333,9 +344,14 @@ impl fmt::Display for WarningKind {
             ),
             WarningKind::UnicodeSpace { character } => {
                 let mut utf8 = [0; 4];
+                let what = if character.is_ascii_control() {
+                    "a control character"
+                } else {
+                    "a Unicode space or invisible character"
+                };
                 write!(
                     f,
-                    "value holds U+{:04X}, a Unicode space or invisible character that parsers do not trim: it is part of the value (a pattern then matches only paths holding ",
+                    "value holds U+{:04X}, {what} that parsers do not trim: it is part of the value (a pattern then matches only paths holding ",
                     *character as u32
                 )?;
                 for b in character.encode_utf8(&mut utf8).bytes() {

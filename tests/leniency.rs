@@ -1223,6 +1223,38 @@ fn unicode_spaces_in_values_are_warned_about_and_shown() {
     assert_eq!(robots.warnings()[0].kind, space('\u{a0}'));
 }
 
+/// A pattern holding an ASCII control character (DOS's end-of-file `^Z`
+/// after the last rule, say) matches only paths holding it, percent-encoded:
+/// warned as an invisible character (until session 60 it was not).
+#[test]
+fn control_characters_in_patterns_are_warned_about() {
+    let body = "User-agent: *\nDisallow: /p\u{1a}\nDisallow: /a\u{1b}[0m\nAllow: /tab\there\nDisallow: /del\u{7f}\n";
+    let robots = Robots::parse(body);
+    let space = |character| WarningKind::UnicodeSpace { character };
+    assert_eq!(
+        kinds(&robots),
+        [
+            (2, &space('\u{1a}')),
+            (3, &space('\u{1b}')),
+            (5, &space('\u{7f}'))
+        ]
+    );
+    assert_eq!(
+        robots.warnings()[0].to_string(),
+        "line 2: value holds U+001A, a control character that parsers do not trim: it is part of the value (a pattern then matches only paths holding %1A there, and a sitemap URL names another file)"
+    );
+    assert!(robots.is_allowed("bot", "https://example.com/p"));
+    assert!(!robots.is_allowed("bot", "https://example.com/p%1A"));
+    // Under MK1996 too; written percent-encoded, no warning.
+    let literal = ParseOptions::new().mk1996(true).parse(body);
+    assert_eq!(literal.warnings()[0].kind, space('\u{1a}'));
+    assert!(
+        Robots::parse("User-agent: *\nDisallow: /p%1A\n")
+            .warnings()
+            .is_empty()
+    );
+}
+
 /// A byte order mark inside a file, where two files were joined into one,
 /// makes the key it precedes unknown (as in Google's parser): the warning
 /// says why.

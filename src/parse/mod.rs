@@ -1142,8 +1142,11 @@ impl Builder {
         }
         let rule_index = self.rules.len() as u32;
         if seen.rewritten {
-            // (A value with a non-ASCII octet is always rewritten.)
-            if let Some(character) = crate::lint::first_unicode_space(value) {
+            // (A value with a non-ASCII octet or a control character is
+            // always rewritten.)
+            if let Some(character) = crate::lint::first_unicode_space(value)
+                .or_else(|| crate::lint::first_control(value))
+            {
                 self.warn(line, WarningKind::UnicodeSpace { character });
             }
             self.check_utf8(line, value);
