@@ -16,7 +16,8 @@
 //!   times, through `Robots::is_allowed` (large groups scanned until their
 //!   index is worth building) and through a handle made at once.
 //! - `adversarial`: one check of an 8 KiB URL against a 500 KiB file; and
-//!   against the worst file known (`short_pieces`), with a 200-byte URL too.
+//!   against the worst files known (`short_pieces`, with a 200-byte URL
+//!   too, and `late_pieces`).
 //!
 //! A summary of the ratios, read back from criterion's estimates, is printed
 //! at the end.
@@ -326,6 +327,20 @@ fn bench_adversarial(c: &mut Criterion) {
     g.bench_function("short_pieces_short_url", |b| {
         b.iter(|| short_handle.is_allowed(black_box(&short_url)))
     });
+    // Pieces all in the path, but before where each rule looks for them.
+    let (late_body, late_url) = corpus::late_pieces();
+    let late = Robots::parse(&late_body);
+    println!(
+        "adversarial/late_pieces: {} byte file, {} rules, {} byte URL; allowed = {}",
+        late_body.len(),
+        late.groups().map(|g| g.rules().len()).sum::<usize>(),
+        late_url.len(),
+        late.is_allowed(AGENT, &late_url),
+    );
+    let late_handle = late.agent(AGENT);
+    g.bench_function("late_pieces", |b| {
+        b.iter(|| late_handle.is_allowed(black_box(&late_url)))
+    });
     // A crawler's crawl delay in a 500 KiB file of 12,487 `*` groups, each
     // with an invalid one: every group must be looked at to find there is
     // none, once; the answer is kept from then on.
@@ -448,6 +463,7 @@ fn summary(home: &std::path::Path, sets: &[Set], since: SystemTime) {
         "is_allowed",
         "short_pieces",
         "short_pieces_short_url",
+        "late_pieces",
     ] {
         if let Some(ns) = mean_ns(home, &format!("adversarial/{id}"), since) {
             println!(

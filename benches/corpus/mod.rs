@@ -245,6 +245,51 @@ pub fn short_adversarial_url() -> String {
     format!("{}/z", &url[..197])
 }
 
+/// Octets `a` and `b` drawn from a xorshift sequence: text where a
+/// substring search has no rare octet to look for.
+fn random_ab(state: &mut u64, n: usize) -> String {
+    (0..n)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            if *state >> 63 == 1 { 'b' } else { 'a' }
+        })
+        .collect()
+}
+
+/// A ~500 KiB robots.txt and an 8 KiB URL whose pieces are all in the
+/// path, but only before where each rule's search for them starts: the
+/// path is `/` + 4,000 random octets of `a`, `b` + `c` + 4,145 more, and
+/// each rule is `Allow:/*c*Y` with `Y` a distinct 12- to 18-octet
+/// substring of the first part that the second does not hold. Knowing which
+/// pieces occur in the path does not help: each of the 19,000-odd rules
+/// still searches the 4,145 octets after `c` (found in session 60 by the
+/// prototype of such a filter).
+pub fn late_pieces() -> (String, String) {
+    let mut state = 0x9e37_79b9_7f4a_7c15;
+    let head = random_ab(&mut state, 4000);
+    let url_len = 8 * 1024;
+    let prefix = "https://example.com/";
+    let tail = random_ab(&mut state, url_len - prefix.len() - head.len() - 1);
+    let url = format!("{prefix}{head}c{tail}");
+    let mut body = String::from("User-agent: *\n");
+    let mut seen = std::collections::HashSet::new();
+    'lengths: for len in [14, 13, 15, 16, 12, 17, 18] {
+        for start in 0..head.len() - len {
+            let piece = &head[start..start + len];
+            if tail.contains(piece) || !seen.insert(piece) {
+                continue;
+            }
+            body.push_str(&format!("Allow:/*c*{piece}\n"));
+            if body.len() >= 500 * 1024 {
+                break 'lengths;
+            }
+        }
+    }
+    (body, url)
+}
+
 /// `k` in binary with `a` for 0 and `b` for 1.
 fn binary(k: usize) -> String {
     format!("{k:b}").replace('0', "a").replace('1', "b")
