@@ -16,7 +16,7 @@
 //!   times, through `Robots::is_allowed` (large groups scanned until their
 //!   index is worth building) and through a handle made at once.
 //! - `adversarial`: one check of an 8 KiB URL against a 500 KiB file; and
-//!   against the worst files known (`short_pieces`, with a 200-byte URL
+//!   against the worst files known (`short_pieces`, with a 199-byte URL
 //!   too, and `late_pieces`).
 //!
 //! A summary of the ratios, read back from criterion's estimates, is printed

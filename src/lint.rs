@@ -344,20 +344,25 @@ impl fmt::Display for WarningKind {
             ),
             WarningKind::UnicodeSpace { character } => {
                 let mut utf8 = [0; 4];
-                let what = if character.is_ascii_control() {
-                    "a control character"
+                // Only patterns are checked for control characters.
+                let (what, pattern) = if character.is_ascii_control() {
+                    ("a control character", "it")
                 } else {
-                    "a Unicode space or invisible character"
+                    ("a Unicode space or invisible character", "a pattern then")
                 };
                 write!(
                     f,
-                    "value holds U+{:04X}, {what} that parsers do not trim: it is part of the value (a pattern then matches only paths holding ",
+                    "value holds U+{:04X}, {what} that parsers do not trim: it is part of the value ({pattern} matches only paths holding ",
                     *character as u32
                 )?;
                 for b in character.encode_utf8(&mut utf8).bytes() {
                     write!(f, "%{b:02X}")?;
                 }
-                f.write_str(" there, and a sitemap URL names another file)")
+                if character.is_ascii_control() {
+                    f.write_str(" there)")
+                } else {
+                    f.write_str(" there, and a sitemap URL names another file)")
+                }
             }
             WarningKind::InvalidUtf8 => f.write_str(
                 "value holds octets that are not UTF-8 (RFC 9309 section 2.2); each is kept as one octet (a pattern matches it only percent-encoded alone, as %E9), not as the character another encoding makes of it (a crawler sends 'é' as %C3%A9); a file in another encoding should name it in Content-Type's charset",

@@ -1239,6 +1239,10 @@ async fn content_type_naming_no_charset_is_refused() {
         ("iso-8859-1", "no charset parameter"),
         ("text/plain", "no charset parameter"),
         ("text/plain; charset=latin-one", "not a label"),
+        ("text/plain; charset = latin-one", "not a label"),
+        ("text/plain; xcharset=latin1", "no charset parameter"),
+        // A label the Encoding Standard knows, but no media type before it.
+        ("charset=utf-8", "follows a media type"),
         // The Encoding Standard decodes it to one U+FFFD.
         ("text/plain; charset=iso-2022-kr", "not a label"),
     ] {
@@ -1263,18 +1267,23 @@ async fn content_type_naming_no_charset_is_refused() {
             }
         }
     }
-    // A charset label as the Encoding Standard spells it, in any case.
-    let run = keepout(
-        &[
-            "show",
-            "--content-type",
-            "text/plain; Charset=\"Latin1\"",
-            file,
-        ],
-        "",
-    )
-    .await;
+    // A charset label as the Encoding Standard spells it, in any case: the
+    // file is read in it.
+    let latin1 = "text/plain; Charset=\"Latin1\"";
+    let run = keepout(&["show", "--content-type", latin1, file], "").await;
     assert_eq!(run.code, 0, "{}", run.stderr);
+    let url = "https://example.com/caf%C3%A9";
+    let args = [
+        "check",
+        "-a",
+        "bot",
+        "-r",
+        file,
+        "--content-type",
+        latin1,
+        url,
+    ];
+    assert_eq!(keepout(&args, "").await.code, 1);
 }
 
 /// A status HTTP names no reason for is shown as its number alone, not as

@@ -1241,7 +1241,7 @@ fn control_characters_in_patterns_are_warned_about() {
     );
     assert_eq!(
         robots.warnings()[0].to_string(),
-        "line 2: value holds U+001A, a control character that parsers do not trim: it is part of the value (a pattern then matches only paths holding %1A there, and a sitemap URL names another file)"
+        "line 2: value holds U+001A, a control character that parsers do not trim: it is part of the value (it matches only paths holding %1A there)"
     );
     assert!(robots.is_allowed("bot", "https://example.com/p"));
     assert!(!robots.is_allowed("bot", "https://example.com/p%1A"));

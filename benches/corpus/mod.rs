@@ -237,7 +237,7 @@ pub fn short_pieces_body() -> String {
     s
 }
 
-/// A 200-byte URL of the same text as [`adversarial_url`], about as long
+/// A 199-byte URL of the same text as [`adversarial_url`], about as long
 /// as an ordinary one: a search of its path is cheap, but one per rule is
 /// not.
 pub fn short_adversarial_url() -> String {
@@ -260,11 +260,11 @@ fn random_ab(state: &mut u64, n: usize) -> String {
 
 /// A ~500 KiB robots.txt and an 8 KiB URL whose pieces are all in the
 /// path, but only before where each rule's search for them starts: the
-/// path is `/` + 4,000 random octets of `a`, `b` + `c` + 4,145 more, and
+/// path is `/` + 4,000 random octets of `a`, `b` + `c` + 4,171 more, and
 /// each rule is `Allow:/*c*Y` with `Y` a distinct 12- to 18-octet
 /// substring of the first part that the second does not hold. Knowing which
 /// pieces occur in the path does not help: each of the 19,000-odd rules
-/// still searches the 4,145 octets after `c` (found in session 60 by the
+/// still searches the 4,171 octets after `c` (found in session 60 by the
 /// prototype of such a filter).
 pub fn late_pieces() -> (String, String) {
     let mut state = 0x9e37_79b9_7f4a_7c15;

@@ -127,8 +127,21 @@ pub fn content_type(value: &str) -> Result<String, String> {
     if ParseOptions::new().content_type(value).charset().is_some() {
         return Ok(value.to_owned());
     }
-    let problem = if value.to_ascii_lowercase().contains("charset=") {
+    // Parameters follow the media type, each after a `;`.
+    let mut parts = value.split(';');
+    let media_type = parts.next().unwrap_or_default().trim();
+    let named = parts.any(|param| {
+        param
+            .split_once('=')
+            .is_some_and(|(name, _)| name.trim().eq_ignore_ascii_case("charset"))
+    });
+    let problem = if named {
         "its charset is not a label of the Encoding Standard that keepout reads"
+    } else if media_type
+        .get(..7)
+        .is_some_and(|s| s.eq_ignore_ascii_case("charset"))
+    {
+        "a charset parameter follows a media type and ';'"
     } else {
         "it has no charset parameter"
     };
