@@ -308,7 +308,8 @@ fn bench_adversarial(c: &mut Criterion) {
     g.bench_function("is_allowed", |b| {
         b.iter(|| robots.is_allowed(AGENT, black_box(&url)))
     });
-    // The worst case known: short rules with a distinct piece each.
+    // The worst cases known: short rules with a distinct piece each, and
+    // (below) pieces all in the path before where each rule looks for them.
     let short = Robots::parse(corpus::short_pieces_body());
     let short_url = corpus::short_adversarial_url();
     println!(
@@ -327,7 +328,6 @@ fn bench_adversarial(c: &mut Criterion) {
     g.bench_function("short_pieces_short_url", |b| {
         b.iter(|| short_handle.is_allowed(black_box(&short_url)))
     });
-    // Pieces all in the path, but before where each rule looks for them.
     let (late_body, late_url) = corpus::late_pieces();
     let late = Robots::parse(&late_body);
     println!(
