@@ -118,9 +118,10 @@ pub(crate) fn client_url(url: &str) -> Option<Url> {
         _ => {
             // Tabs and newlines are dropped before anything is read (URL
             // standard, basic URL parser, step 3): `/\t/h/p` is `//h/p`.
-            let url = match url.contains(['\t', '\n', '\r']) {
-                true => Cow::Owned(url.replace(['\t', '\n', '\r'], "")),
-                false => Cow::Borrowed(url),
+            let url = if url.contains(['\t', '\n', '\r']) {
+                Cow::Owned(url.replace(['\t', '\n', '\r'], ""))
+            } else {
+                Cow::Borrowed(url)
             };
             let rest = std::str::from_utf8(raw_path(&url)).ok()?;
             // With its fragment cut off, the rest may end in a space or
