@@ -97,7 +97,7 @@
 //! | `lint`, `record` | warnings about lines ([`Warning`]) and rules that never decide ([`Shadowed`]); the records and extensions ([`Record`], [`RequestRate`]) |
 //! | `percent` | percent-encoding normal form of paths and patterns (RFC 9309 section 2.2.2) |
 //! | `lanes` | sixteen octets at a time: the SIMD scans of the parser and of URL paths |
-//! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards |
+//! | `matcher` | longest match over the applicable groups: linear scan, or a sorted prefix index for large groups; linear-time wildcards, and for hostile files one scan of the path answering every rule's pieces |
 //! | `agent` | choosing the groups for a crawler's product token |
 //! | `robots`, `explain` | the questions a crawler asks ([`Robots`], [`Agent`], [`OwnedAgent`]), and why the answer ([`Decision`]) |
 //! | `view` | read-only views of groups and rules ([`GroupView`], [`RuleView`]) |
@@ -240,6 +240,13 @@ pub mod __fuzz {
     pub use crate::fetch::fuzz::{
         codings, etag_round_trip, read_body, redirect_target, timing, to_utf8,
     };
+
+    /// Makes a check answer wildcard rules from one scan of the path after
+    /// searching for `tries` of them (0: the default, 64), so that the
+    /// small files a fuzz target makes exercise the scan.
+    pub fn engage_scan_after(tries: u32) {
+        crate::matcher::pieces::set_engage_tries(tries);
+    }
 
     pub use crate::matcher::reference::{
         RefRule, allowed as reference_allowed, glob as reference_glob,

@@ -474,6 +474,32 @@ impl Group {
     }
 }
 
+/// The rules an index is built from, counted for [`Index::bytes_bound`].
+#[cfg(any(feature = "fetch", test))]
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Indexed {
+    /// Rules.
+    pub rules: usize,
+    /// Of them, rules with a `*`.
+    pub wild: usize,
+    /// The octets of their patterns after the literal prefix.
+    pub wild_octets: usize,
+    /// The pieces of those octets a match searches for.
+    pub wild_pieces: usize,
+}
+
+#[cfg(feature = "fetch")]
+impl Indexed {
+    fn add(self, other: Indexed) -> Indexed {
+        Indexed {
+            rules: self.rules.saturating_add(other.rules),
+            wild: self.wild.saturating_add(other.wild),
+            wild_octets: self.wild_octets.saturating_add(other.wild_octets),
+            wild_pieces: self.wild_pieces.saturating_add(other.wild_pieces),
+        }
+    }
+}
+
 /// The bit of [`Parsed::named_filter`] for a token key
 /// (`agent::token_key`): six bits of a multiplicative hash.
 #[inline]
@@ -1338,20 +1364,20 @@ impl Parsed {
     /// The most heap bytes the prefix indexes that one crawler's checks
     /// build could take: the largest [`Index::bytes_bound`] of the index
     /// slots (a crawler's checks build one index: its group's, or the one
-    /// over its merged groups, or the `*` groups'). Checks under several
-    /// names can build more.
+    /// over its merged groups, or the `*` groups'), with the automaton a
+    /// hostile file's checks make it build over its wildcard rules. Checks
+    /// under several names can build more.
     #[cfg(feature = "fetch")]
     pub fn index_bytes_bound(&self) -> usize {
-        let rules = |(start, end): (u32, u32)| (end - start) as usize;
         let groups = self
             .groups()
             .filter(|g| g.index != NO_INDEX)
-            .map(|g| Index::bytes_bound(rules(g.rules)));
+            .map(|g| Index::bytes_bound(self.indexed(g)));
         let merged = |of: &[u32]| {
             Index::bytes_bound(
                 of.iter()
-                    .map(|&g| rules(self.group(g).rules))
-                    .fold(0, usize::saturating_add),
+                    .map(|&g| self.indexed(self.group(g)))
+                    .fold(Indexed::default(), Indexed::add),
             )
         };
         let star = (self.star_index != NO_INDEX).then(|| merged(self.star_groups()));
@@ -1361,6 +1387,25 @@ impl Parsed {
             .flat_map(|r| r.named_indexes.iter())
             .map(|&(start, end, _)| merged(&self.lookup_groups()[start as usize..end as usize]));
         groups.chain(star).chain(named).max().unwrap_or(0)
+    }
+
+    /// What an index of `group`'s rules is built from.
+    #[cfg(feature = "fetch")]
+    fn indexed(&self, group: Group) -> Indexed {
+        let (start, end) = group.rules;
+        let mut counts = Indexed {
+            rules: (end - start) as usize,
+            ..Indexed::default()
+        };
+        for (at, r) in group.placed(&self.rules) {
+            if r.flags & WILDCARD != 0 {
+                let pattern = r.pattern(&self.arena, at);
+                counts.wild += 1;
+                counts.wild_octets += pattern.len() - r.prefix_len(pattern);
+                counts.wild_pieces += crate::matcher::pieces::searched_pieces(pattern).count();
+            }
+        }
+        counts
     }
 
     /// Bytes retained on the heap by this value, with the `Arc` allocation

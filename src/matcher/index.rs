@@ -49,7 +49,11 @@
 //! of rules of each anchor in both (found by rank, a popcount). A file with
 //! hundreds of `/*...` rules costs a few instructions per octet of the path,
 //! not per rule; and none at all when a prefix rule longer than every
-//! wildcard rule matched.
+//! wildcard rule matched. A check that has matched
+//! [`ENGAGE_TRIES`](pieces::ENGAGE_TRIES) rules anyway (a hostile file)
+//! answers the rest of its piece searches from one scan of the path
+//! ([`pieces`]), built over an automaton the index keeps once a check has
+//! needed it.
 //!
 //! Built once per group, when checks have come to need it (the parse itself
 //! never sorts; see [`super::rent`]): 24
@@ -58,8 +62,11 @@
 //! its rule, so the search's probes bring in what the chain walk then
 //! needs.
 
+use std::sync::OnceLock;
+
 use crate::model::{ANCHORED, Parsed, WILDCARD, placed};
 
+use super::pieces::{self, Pieces, Scan};
 use super::{Hit, wildcard};
 
 /// Paths at least this long share piece searches across a check's wildcard
@@ -158,6 +165,9 @@ pub(crate) struct Index {
     /// those of `/` + a non-ASCII octet start); else empty. See
     /// [`Prefixes`].
     starts: Box<[u32]>,
+    /// The automaton over the pieces of the wildcard rules (in the order
+    /// of `wild`), built by the first check that needs it ([`pieces`]).
+    pieces: OnceLock<Box<Pieces>>,
 }
 
 /// The anchor of a wildcard rule with no piece of two octets, or of every
@@ -447,18 +457,33 @@ impl Index {
             ranks,
             plain: runs.last().copied().unwrap_or(0),
             runs: runs.into(),
+            pieces: OnceLock::new(),
         }
     }
 
-    /// The most heap bytes an index of `rules` rules takes: the struct in
-    /// its `Arc` (two counts, padded), an entry (24 bytes) and a run start (4) per
-    /// rule, and, for 32 rules or more, the table of [`Prefixes::starts`].
+    /// The most heap bytes an index of `rules` takes: the struct in its
+    /// `Arc` (two counts, padded), an entry (24 bytes) and a run start (4)
+    /// per rule, for 32 rules or more the table of [`Prefixes::starts`],
+    /// and, for [`pieces::ENGAGE_TRIES`] wildcard rules or more, the
+    /// automaton checks may come to build over them
+    /// ([`Pieces::bytes_bound`]).
     #[cfg(any(feature = "fetch", test))]
-    pub(crate) fn bytes_bound(rules: usize) -> usize {
-        let starts = if rules >= STARTS_MIN_ENTRIES { 129 } else { 0 };
+    pub(crate) fn bytes_bound(rules: crate::model::Indexed) -> usize {
+        let starts = if rules.rules >= STARTS_MIN_ENTRIES {
+            129
+        } else {
+            0
+        };
+        let automaton = if rules.wild >= pieces::engage_tries() as usize {
+            Pieces::bytes_bound(rules.wild, rules.wild_octets, rules.wild_pieces)
+        } else {
+            0
+        };
         rules
+            .rules
             .saturating_mul(size_of::<Entry>().max(size_of::<Wild>()) + size_of::<u32>())
             .saturating_add(ARC_HEADER + size_of::<Index>() + (1 + starts) * size_of::<u32>())
+            .saturating_add(automaton)
     }
 
     /// The heap bytes this index takes.
@@ -470,6 +495,19 @@ impl Index {
             + self.wild.len() * size_of::<Wild>()
             + self.runs.len() * size_of::<u32>()
             + self.starts.len() * size_of::<u32>()
+            + self.pieces.get().map_or(0, |p| p.heap_bytes())
+    }
+
+    /// The automaton over the pieces of the wildcard rules, built now if
+    /// it is not yet.
+    fn automaton(&self, arena: &[u8]) -> &Pieces {
+        self.pieces.get_or_init(|| {
+            Box::new(Pieces::build(
+                self.wild
+                    .iter()
+                    .map(|w| &arena[w.at as usize..][..w.len as usize]),
+            ))
+        })
     }
 
     /// The best rule of the indexed group matching `path`.
@@ -676,7 +714,15 @@ impl Index {
         let mut floor = best.map_or(0, |b| b.len);
         let passes =
             |w: &Wild| path_key & MASKS[w.prefix as usize] == w.key && w.need & !held64 == 0;
-        let mut try_rule = |w: &Wild, best: &mut Option<Hit>| {
+        // After `ENGAGE_TRIES` rules matched by searching the path, the rest
+        // are answered from a scan of it (see [`pieces`]): a hostile file
+        // makes thousands of rules pass the tests above and fail only
+        // after searching the whole path.
+        let mut tries = 0u32;
+        let engage = pieces::engage_tries();
+        let mut scan: Option<Scan<'_>> = None;
+        let mut try_rule = |i: usize, best: &mut Option<Hit>| {
+            let w = &wild[i];
             let hit = Hit {
                 len: w.len,
                 allow: w.allow,
@@ -684,9 +730,30 @@ impl Index {
             };
             if best.is_none_or(|b| hit.beats(&b)) {
                 let pattern = &arena[w.at as usize..][..w.len as usize];
-                let matched = match &mut memo {
-                    Some(memo) => wildcard::matches_memo(pattern, path, memo),
-                    None => wildcard::matches(pattern, path),
+                if scan.is_none() && tries < engage {
+                    tries += 1;
+                    if tries == engage && path.len() <= pieces::MAX_SCAN_PATH {
+                        scan = Some(Scan::new(self.automaton(arena), path));
+                    }
+                }
+                let matched = match (&scan, &mut memo) {
+                    (Some(scan), memo) => {
+                        // Rules that repeat pieces (`/*a*b...`) still share
+                        // their searches.
+                        let memo = memo.get_or_insert_with(wildcard::Memo::new);
+                        let mut spans = scan.pieces().rule(i).iter();
+                        wildcard::matches_by(pattern, path, |piece, from| {
+                            let span = *spans.next().expect("a span for each piece searched");
+                            // A piece right where the search starts (`/*a*a*a`
+                            // over `aaa`) costs a comparison, not a query.
+                            if path.get(from..).is_some_and(|rest| rest.starts_with(piece)) {
+                                return Some(from);
+                            }
+                            memo.find_by(piece, from, || scan.find(span, piece, from))
+                        })
+                    }
+                    (None, Some(memo)) => wildcard::matches_memo(pattern, path, memo),
+                    (None, None) => wildcard::matches(pattern, path),
                 };
                 if matched {
                     *best = Some(hit);
@@ -695,12 +762,12 @@ impl Index {
             best.map_or(0, |b| b.len)
         };
         // The rules without an anchor, after all the anchored ones.
-        for w in &wild[self.plain as usize..] {
+        for (i, w) in wild.iter().enumerate().skip(self.plain as usize) {
             if w.len < floor {
                 break;
             }
             if passes(w) {
-                floor = try_rule(w, &mut best);
+                floor = try_rule(i, &mut best);
             }
         }
         if !anchored {
@@ -715,12 +782,12 @@ impl Index {
                 let rank = self.ranks[k] as usize + below.count_ones() as usize;
                 hits &= hits - 1;
                 let run = self.runs[rank] as usize..self.runs[rank + 1] as usize;
-                for w in &wild[run] {
+                for (i, w) in wild[run.clone()].iter().enumerate() {
                     if w.len < floor {
                         break;
                     }
                     if passes(w) {
-                        floor = try_rule(w, &mut best);
+                        floor = try_rule(run.start + i, &mut best);
                     }
                 }
             }
@@ -852,11 +919,25 @@ mod tests {
             let parsed = crate::parse::parse(body.as_bytes(), &crate::parse::ParseOptions::new());
             let g = parsed.group(0);
             let index = Index::build(&parsed, g.rules, g.base);
-            let bound = Index::bytes_bound(prefixed + wild);
+            let octets = (0..wild).map(|i| format!(".x{i}").len()).sum();
+            let bound = Index::bytes_bound(crate::model::Indexed {
+                rules: prefixed + wild,
+                wild,
+                wild_octets: octets,
+                wild_pieces: wild,
+            });
+            assert!(index.heap_bytes() <= bound, "{prefixed} {wild}");
+            // With the automaton built (as checks do once they have tried
+            // `ENGAGE_TRIES` wildcard rules), within its bound too.
+            if wild >= pieces::ENGAGE_TRIES as usize {
+                index.automaton(&parsed.arena);
+            }
             assert!(index.heap_bytes() <= bound, "{prefixed} {wild}");
             // And not far from it (the `starts` table goes by prefix rules
-            // alone).
-            assert!(bound - index.heap_bytes() <= 4 * (prefixed + wild) + 4 + 516);
+            // alone; the automaton's states are shared by pieces with a
+            // common prefix, `.x1` and `.x10`).
+            let slack = 4 * (prefixed + wild) + 4 + 516 + 13 * octets;
+            assert!(bound - index.heap_bytes() <= slack, "{prefixed} {wild}");
         }
     }
 

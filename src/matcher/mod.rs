@@ -15,9 +15,12 @@
 //! sorted prefix [`index`] once checks scanning them have cost about what
 //! building it does ([`rent`]), or when an [`Agent`](crate::Agent) handle
 //! is made, which also resolves its groups down to their rules
-//! ([`Prepared`]).
+//! ([`Prepared`]). Wildcard rules are matched by [`wildcard`]; an index
+//! whose wildcard rules a check cannot rule out cheaply answers their
+//! piece searches from one scan of the path ([`pieces`]).
 
 pub(crate) mod index;
+pub(crate) mod pieces;
 pub(crate) mod url;
 pub(crate) mod wildcard;
 

@@ -19,7 +19,7 @@ const SHORT: usize = 256;
 
 /// The offset of the first occurrence of `needle` in `hay`.
 #[inline]
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     match *needle {
         [] => Some(0),
         [b] => memchr::memchr(b, hay),
@@ -42,7 +42,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// Does `pattern` (normalised; `*` wildcards, optional final `$`) match `path`?
 #[inline]
 pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
-    matches_with(pattern, path, |piece, from| {
+    matches_by(pattern, path, |piece, from| {
         find(&path[from..], piece).map(|i| from + i)
     })
 }
@@ -51,13 +51,15 @@ pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
 /// check (for long paths; see [`Memo`]).
 #[inline]
 pub(crate) fn matches_memo<'p>(pattern: &'p [u8], path: &[u8], memo: &mut Memo<'p>) -> bool {
-    matches_with(pattern, path, |piece, from| memo.find(path, piece, from))
+    matches_by(pattern, path, |piece, from| memo.find(path, piece, from))
 }
 
 /// The matcher, with `find(piece, from)` giving the offset of the first
-/// occurrence of `piece` in `path` at or after `from`.
+/// occurrence of `piece` in `path` at or after `from`. It is asked only
+/// for the pieces after the literal prefix that are not empty, in order
+/// (and not for the last one when `$` anchors it), each at most once.
 #[inline]
-fn matches_with<'p>(
+pub(crate) fn matches_by<'p>(
     pattern: &'p [u8],
     path: &[u8],
     mut find: impl FnMut(&'p [u8], usize) -> Option<usize>,
@@ -134,6 +136,18 @@ impl<'p> Memo<'p> {
     /// The offset of the first occurrence of `piece` in `path` at or after
     /// `from`.
     fn find(&mut self, path: &[u8], piece: &'p [u8], from: usize) -> Option<usize> {
+        self.find_by(piece, from, || find(&path[from..], piece).map(|i| from + i))
+    }
+
+    /// The offset of the first occurrence of `piece` at or after `from`,
+    /// remembered or else found by `search`.
+    #[inline]
+    pub(crate) fn find_by(
+        &mut self,
+        piece: &'p [u8],
+        from: usize,
+        search: impl FnOnce() -> Option<usize>,
+    ) -> Option<usize> {
         let hash = piece
             .iter()
             .fold(piece.len() as u32, |h, &b| h.rotate_left(5) ^ b as u32)
@@ -148,7 +162,7 @@ impl<'p> Memo<'p> {
                 _ => {}
             }
         }
-        let at = find(&path[from..], piece).map(|i| from + i);
+        let at = search();
         *slot = Some(Search { piece, from, at });
         at
     }
