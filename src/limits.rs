@@ -23,7 +23,7 @@
 //! |---|---|---|
 //! | URL length | none | a check costs O(URL) per rule considered: it never backtracks, whatever the pattern (`/*a*a*a…`, `/********/`) |
 //! | one rule | O(pattern + URL) | each `*`-separated piece is found by one forward substring search |
-//! | wildcard rules one check searches the URL for | 64; the rest are answered from one scan of a URL of up to 16 KiB, O(log) per piece (see below) | the index keeps an automaton over its wildcard patterns (built by the first such check; at most 13 bytes an octet of them and 8 a piece), and the thread keeps the scan's buffers for its next check: 8 bytes × (log2 of the automaton's states + 1) per URL octet, about 2.7 MB at most for a 500 KiB file |
+//! | wildcard rules one check searches the URL for | 64; the rest are answered from one scan of a normalised path of up to 24 KiB, O(log) per piece (see below) | the index keeps an automaton over its wildcard patterns (built by the first such check; at most 13 bytes an octet of them, normalised, and 8 a piece), and the thread keeps the scan's buffers for its next check up to 2 MiB: 8 bytes × (log2 of the automaton's states + 1) per path octet, freed after the check when more |
 //! | a group of more than 8 rules | a prefix index, built once scans of the group have cost about as much, or for a handle (24 octets per indexed rule) | only rules whose literal prefix is a prefix of the path are tried |
 //! | prefix indexes, all crawlers' together | a crawler's checks build one index (its group's, the one over its groups when several name it, or the one over the `*` groups), at most 28 octets a rule of those groups, and names in the same groups share theirs; but checks under many names, each named in a different set of large groups, build one each | memory grows with the names asked about: a crawler asks under one name |
 //!
@@ -35,19 +35,22 @@
 //! and a persistent segment tree of where they occur, built per check in
 //! buffers kept per thread: `src/matcher/pieces.rs`): O(URL × log states)
 //! to set up, then O(log states) per piece searched, so a check costs
-//! O((URL + pieces) × log) whatever the rules, for URLs up to 16 KiB
-//! (longer ones still search rule by rule). The test
+//! O((URL + pieces) × log) whatever the rules, for normalised paths up to
+//! 24 KiB (longer ones still search rule by rule). The test
 //! `pathological_wildcard_files_answer_fast` in `tests/corpus.rs`
 //! measures 500 KiB files of `Disallow: /*a*a*a…` lines (and one 500 KiB
 //! pattern line) against URLs up to 8 KiB, and
 //! `hostile_wildcard_files_answer_in_bounded_time` the worst files known,
 //! 19,000-odd short rules whose pieces each cost a search of the URL's text
 //! over two letters (`short_pieces` and `late_pieces` in
-//! `benches/matching.rs`): 0.5 to 3.6 ms per check of an 8 KiB URL, where
-//! searching took 36 to 62 ms. The first such check of a file builds the
-//! automaton: 10 to 14 ms for those files, and up to about 14 bytes per
-//! octet of their wildcard patterns, which a cache weighs in ahead of time
-//! for every index of 64 wildcard rules or more.
+//! `benches/matching.rs`): 0.8 to 4.1 ms per check of an 8 KiB URL, where
+//! searching took 36 to 62 ms; the worst file found since, one-letter
+//! pieces a few octets apart, 6.6 ms. The first such check of a file
+//! builds the automaton: 10 to 15 ms for those files, 190 ms for the
+//! worst found (500 KiB of distinct non-ASCII pieces, 1.3 million states
+//! once percent-encoded), and up to 13 bytes per normalised octet of
+//! their wildcard patterns, which a cache weighs in ahead of time for
+//! every index of 64 wildcard rules or more.
 //!
 //! # Fetching ([`Fetcher`](crate::Fetcher), [`Robots::fetch`](crate::Robots::fetch))
 //!

@@ -736,20 +736,14 @@ impl Index {
                         scan = Some(Scan::new(self.automaton(arena), path));
                     }
                 }
-                let matched = match (&scan, &mut memo) {
-                    (Some(scan), memo) => {
-                        // Rules that repeat pieces (`/*a*b...`) still share
-                        // their searches.
-                        let memo = memo.get_or_insert_with(wildcard::Memo::new);
+                let matched = match (&mut scan, &mut memo) {
+                    (Some(scan), _) => {
                         let mut spans = scan.pieces().rule(i).iter();
+                        // (`scan` remembers its last answer for each piece:
+                        // rules sharing `*c*` ask for `c` from one place.)
                         wildcard::matches_by(pattern, path, |piece, from| {
                             let span = *spans.next().expect("a span for each piece searched");
-                            // A piece right where the search starts (`/*a*a*a`
-                            // over `aaa`) costs a comparison, not a query.
-                            if path.get(from..).is_some_and(|rest| rest.starts_with(piece)) {
-                                return Some(from);
-                            }
-                            memo.find_by(piece, from, || scan.find(span, piece, from))
+                            scan.find(span, piece, from)
                         })
                     }
                     (None, Some(memo)) => wildcard::matches_memo(pattern, path, memo),

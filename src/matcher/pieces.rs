@@ -31,19 +31,22 @@
 //!
 //! A check of an engaged index then costs O(path × log states) to set up
 //! and O(log states) per piece searched, whatever the rules. Two cheaper
-//! answers come first: a piece right where its search starts (`/*a*a*a`
-//! over `aaa`) is compared there, and the check's [`Memo`] answers a
-//! piece searched again from where its last search applies (rules
-//! sharing `*.php*`). `cargo bench --bench matching -- adversarial/`:
-//! 0.81 ms (`short_pieces`), 0.50 ms (the same, a 199-byte URL) and
-//! 3.6 ms (`late_pieces`) per check, where searching took 36 to 62 ms;
-//! building the automaton, once, 10 to 14 ms. The tree is built in
-//! buffers kept per thread and reused, so an engaged check allocates
-//! nothing once they have grown (8 bytes a node, `log2(states) + 1`
-//! nodes a position: about 1.6 MB for an 8 KiB path). Paths longer than
-//! [`MAX_SCAN_PATH`] are searched as before.
+//! answers come first: the scan remembers its latest answer for a piece
+//! (64 slots; rules sharing `*c*`), and a piece ending within the next
+//! [`NEAR`] states is found by looking at them. Per check of an 8 KiB
+//! URL (`cargo bench --bench matching -- adversarial/`, and a review's
+//! hand-built files): 1.1 ms for `short_pieces`, about 4 ms for
+//! `late_pieces`, 6.6 ms at most for one-letter pieces a few octets
+//! apart, where searching took up to 62 ms. The first engaged check of a
+//! file builds the automaton: 10 to 15 ms for the bench files, 50 ms for
+//! 500 KiB of distinct 60-octet ASCII pieces, 190 ms when they are
+//! non-ASCII (percent-encoded, three octets each: 1.3 million states).
 //!
-//! [`Memo`]: super::wildcard::Memo
+//! The tree is built in buffers kept per thread and reused, so an engaged
+//! check allocates nothing once they have grown (8 bytes a node,
+//! `log2(states) + 1` nodes a position of the normalised path: about
+//! 1.6 MB for 8 KiB); buffers of more than [`KEEP_BYTES`] are freed after
+//! the check. Paths longer than [`MAX_SCAN_PATH`] are searched as before.
 
 use std::cell::Cell;
 
@@ -92,10 +95,23 @@ pub(crate) fn set_engage_tries(tries: u32) {
     FUZZ_ENGAGE_TRIES.store(tries, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Paths longer than this are searched rule by rule as before: the tree of
-/// a scan takes `log2(states) + 1` nodes of 8 bytes a position, 2.6 MB at
-/// this length for the largest automaton a 500 KiB file makes.
-pub(crate) const MAX_SCAN_PATH: usize = 16 * 1024;
+/// Normalised paths longer than this are searched rule by rule as before:
+/// the tree of a scan takes `log2(states) + 1` nodes of 8 bytes a
+/// position, about 4 MB at this length for the largest automaton a 500 KiB
+/// file makes. (An 8 KiB URL of non-ASCII text normalises to 24 KiB.)
+pub(crate) const MAX_SCAN_PATH: usize = 24 * 1024;
+
+/// A search looks at this many states after where it starts before it
+/// asks the tree (a query reads some 40 nodes; a look at a state is one
+/// comparison). Rules of one-letter pieces a few octets apart (`/*q*x*k…`
+/// against a path of random letters) took 9.9 ms a check at 32, 6.6 ms
+/// at 64.
+#[cfg(not(test))]
+const NEAR: usize = 64;
+/// (Unit tests ask the tree from the next state on, so that it answers
+/// most searches of their short paths.)
+#[cfg(test)]
+const NEAR: usize = 1;
 
 /// The states whose text ends with one piece: `lo..hi` in state numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,11 +213,14 @@ impl Pieces {
         // Each state's children, by a counting sort on their parent (stable:
         // the octets stay ascending).
         let children = Csr::group(states, (1..states as u32).map(|v| (parent[v as usize], v)));
+        // Their octets beside them, so that a look-up reads one place.
+        let child_labels: Vec<u8> = children.all().iter().map(|&v| label[v as usize]).collect();
         let child = |s: u32, b: u8| -> Option<u32> {
-            let kids = children.of(s);
-            kids.binary_search_by_key(&b, |&v| label[v as usize])
+            let range = children.range(s);
+            child_labels[range.clone()]
+                .binary_search(&b)
                 .ok()
-                .map(|k| kids[k])
+                .map(|k| children.all()[range.start + k])
         };
 
         // Failure links, shallowest states first: the failure link of `v`,
@@ -371,8 +390,12 @@ impl Csr {
         Csr { first, values }
     }
 
+    fn range(&self, key: u32) -> std::ops::Range<usize> {
+        self.first[key as usize] as usize..self.first[key as usize + 1] as usize
+    }
+
     fn of(&self, key: u32) -> &[u32] {
-        &self.values[self.first[key as usize] as usize..self.first[key as usize + 1] as usize]
+        &self.values[self.range(key)]
     }
 
     fn all(&self) -> &[u32] {
@@ -387,6 +410,8 @@ type Node = [u32; 2];
 /// The buffers of a scan, kept per thread between checks.
 #[derive(Default)]
 struct Buffers {
+    /// The automaton's state after each octet of the path.
+    states: Vec<u32>,
     /// The tree's root for each position of the path, and one past it.
     versions: Vec<u32>,
     /// The tree's nodes, `levels + 1` per insertion, after the empty one.
@@ -405,6 +430,11 @@ thread_local! {
 pub(crate) struct Scan<'a> {
     pieces: &'a Pieces,
     buffers: Buffers,
+    /// The latest answer for pieces whose span starts at `lo`, by `lo % 64`:
+    /// `(lo, from, at)`, `at` the occurrence found from `from` or `NONE`.
+    /// It answers a search for the piece from anywhere in `from..=at`
+    /// (from `from` on, when absent).
+    recent: [(u32, u32, u32); 64],
 }
 
 impl<'a> Scan<'a> {
@@ -413,25 +443,34 @@ impl<'a> Scan<'a> {
     pub(crate) fn new(pieces: &'a Pieces, path: &[u8]) -> Scan<'a> {
         let mut buffers = BUFFERS.try_with(Cell::take).unwrap_or_default();
         let Buffers {
+            states,
             versions,
             nodes,
             inserted,
         } = &mut buffers;
-        versions.clear();
-        nodes.clear();
+        // Sized at once: grown by doubling, the tree's buffer could take
+        // nearly twice what it needs.
+        let levels = pieces.levels as usize;
+        for (buffer, len) in [(&mut *states, path.len()), (&mut *versions, path.len() + 1)] {
+            buffer.clear();
+            buffer.reserve_exact(len);
+        }
         inserted.clear();
+        inserted.reserve_exact(path.len());
+        nodes.clear();
+        nodes.reserve_exact(1 + path.len() * (levels + 1));
         nodes.push([0, 0]);
         // The state after each octet, then (from the end back) the tree of
         // the positions from each on: position `i` put in at its state
         // (unless the root, which no piece's span holds).
         let mut s = ROOT;
-        versions.extend(path.iter().map(|&b| {
+        states.extend(path.iter().map(|&b| {
             s = pieces.step(s, b);
             s
         }));
-        versions.push(0);
+        versions.resize(path.len() + 1, 0);
         for i in (0..path.len()).rev() {
-            let (state, next) = (versions[i], versions[i + 1]);
+            let (state, next) = (states[i], versions[i + 1]);
             versions[i] = if state == ROOT {
                 next
             } else {
@@ -439,7 +478,11 @@ impl<'a> Scan<'a> {
                 insert(nodes, pieces.levels, next, state)
             };
         }
-        Scan { pieces, buffers }
+        Scan {
+            pieces,
+            buffers,
+            recent: [(NONE, 0, 0); 64],
+        }
     }
 
     /// The automaton scanned with.
@@ -450,10 +493,33 @@ impl<'a> Scan<'a> {
     /// The offset of the first occurrence at or after `from` of `piece`,
     /// whose span is `span`.
     #[inline]
-    pub(crate) fn find(&self, span: Span, piece: &[u8], from: usize) -> Option<usize> {
+    pub(crate) fn find(&mut self, span: Span, piece: &[u8], from: usize) -> Option<usize> {
+        let slot = &mut self.recent[span.lo as usize % 64];
+        let (lo, start, at) = *slot;
+        let from32 = from as u32;
+        if lo == span.lo && from32 >= start && (at == NONE || from32 <= at) {
+            return (at != NONE).then_some(at as usize);
+        }
+        let found = self.find_near(span, piece, from, NEAR);
+        self.recent[span.lo as usize % 64] = (span.lo, from32, found.map_or(NONE, |at| at as u32));
+        found
+    }
+
+    /// [`find`](Scan::find), looking at `near` states before the tree.
+    #[inline]
+    fn find_near(&self, span: Span, piece: &[u8], from: usize, near: usize) -> Option<usize> {
         // The piece starts at or after `from` when it ends at or after
-        // `from + len - 1`.
-        let root = *self.buffers.versions.get(from + piece.len().max(1) - 1)?;
+        // `last`. An end among the next `NEAR` states is found sooner by
+        // looking at them (rules whose pieces lie a few octets apart)
+        // than by the tree.
+        let last = from + piece.len().max(1) - 1;
+        let states = self.buffers.states.get(last..)?;
+        let near = &states[..states.len().min(near)];
+        let width = span.hi - span.lo;
+        if let Some(k) = near.iter().position(|&s| s.wrapping_sub(span.lo) < width) {
+            return Some(last + k + 1 - piece.len());
+        }
+        let root = *self.buffers.versions.get(last + near.len())?;
         let end = self.least(root, 0, self.pieces.levels, span);
         (end != NONE).then(|| end as usize + 1 - piece.len())
     }
@@ -479,10 +545,22 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// A thread keeps a scan's buffers for its next check only up to this many
+/// bytes (the tree of an 8 KiB path over the largest automaton a 500 KiB
+/// file of ASCII patterns makes, 1.4 MB); a longer path's are freed.
+const KEEP_BYTES: usize = 2 << 20;
+
 impl Drop for Scan<'_> {
     fn drop(&mut self) {
         let buffers = std::mem::take(&mut self.buffers);
-        let _ = BUFFERS.try_with(|b| b.set(buffers));
+        let bytes = buffers.nodes.capacity() * size_of::<Node>()
+            + (buffers.states.capacity()
+                + buffers.versions.capacity()
+                + buffers.inserted.capacity())
+                * size_of::<u32>();
+        if bytes <= KEEP_BYTES {
+            let _ = BUFFERS.try_with(|b| b.set(buffers));
+        }
     }
 }
 
@@ -528,18 +606,27 @@ mod tests {
         let searched = patterns.iter().map(|p| searched_pieces(p).count());
         let bound = Pieces::bytes_bound(patterns.len(), octets.sum(), searched.sum());
         assert!(pieces.heap_bytes() <= bound);
-        let scan = Scan::new(&pieces, path);
+        let mut scan = Scan::new(&pieces, path);
         for (r, pattern) in patterns.iter().enumerate() {
             let spans = pieces.rule(r);
             let want: Vec<&[u8]> = searched_pieces(pattern).collect();
             assert_eq!(spans.len(), want.len());
             for (&span, piece) in spans.iter().zip(want) {
-                for from in 0..=path.len() + 1 {
+                for from in (0..=path.len() + 1).chain((0..=path.len() + 1).rev()) {
                     assert_eq!(
                         scan.find(span, piece, from),
                         naive(path, piece, from),
-                        "{piece:?} in {path:?} from {from}"
+                        "{piece:?} in {path:?} from {from}, remembered"
                     );
+                }
+                for from in 0..=path.len() + 1 {
+                    for near in [0, 1, 4, 32] {
+                        assert_eq!(
+                            scan.find_near(span, piece, from, near),
+                            naive(path, piece, from),
+                            "{piece:?} in {path:?} from {from}, {near} states looked at"
+                        );
+                    }
                 }
             }
         }
@@ -592,8 +679,16 @@ mod tests {
             let scan = Scan::new(&pieces, &[b'a'; 1000]);
             scan.buffers.nodes.capacity()
         };
-        let scan = Scan::new(&pieces, b"/ab");
+        let mut scan = Scan::new(&pieces, b"/ab");
         assert_eq!(scan.buffers.nodes.capacity(), capacity);
         assert_eq!(scan.find(pieces.rule(0)[0], b"ab", 0), Some(1));
+        drop(scan);
+        // A path whose tree takes more than `KEEP_BYTES` frees its buffers.
+        let long = vec![b'a'; KEEP_BYTES];
+        let scan = Scan::new(&pieces, &long);
+        assert!(scan.buffers.nodes.capacity() * size_of::<Node>() > KEEP_BYTES);
+        drop(scan);
+        let scan = Scan::new(&pieces, b"/ab");
+        assert!(scan.buffers.nodes.capacity() < 2 * capacity);
     }
 }
