@@ -23,14 +23,14 @@
 //! |---|---|---|
 //! | URL length | none | a check costs O(URL) per rule considered: it never backtracks, whatever the pattern (`/*a*a*a…`, `/********/`) |
 //! | one rule | O(pattern + URL) | each `*`-separated piece is found by one forward substring search |
-//! | wildcard rules one check searches the URL for | 64; the rest are answered from one scan of a normalised path of up to 24 KiB, O(log) per piece (see below) | the index keeps an automaton over its wildcard patterns (built by the first such check; at most 13 bytes an octet of them, normalised, and 8 a piece), and the thread keeps the scan's buffers for its next check up to 2 MiB: 8 bytes × (log2 of the automaton's states + 1) per path octet, freed after the check when more |
+//! | wildcard rules one check searches the URL for | 63; from the 64th on they are answered from one scan of a normalised path of up to 24 KiB, O(log) per piece (see below) | the index keeps an automaton over its wildcard patterns (built by the first such check; at most 13 bytes an octet of them, normalised, and 8 a piece), and the thread keeps the scan's buffers for its next check up to 2 MiB: 8 bytes × (log2 of the automaton's states + 1) per path octet, freed after the check when more |
 //! | a group of more than 8 rules | a prefix index, built once scans of the group have cost about as much, or for a handle (24 octets per indexed rule) | only rules whose literal prefix is a prefix of the path are tried |
-//! | prefix indexes, all crawlers' together | a crawler's checks build one index (its group's, the one over its groups when several name it, or the one over the `*` groups), at most 28 octets a rule of those groups, and names in the same groups share theirs; but checks under many names, each named in a different set of large groups, build one each | memory grows with the names asked about: a crawler asks under one name |
+//! | prefix indexes, all crawlers' together | a crawler's checks build one index (its group's, the one over its groups when several name it, or the one over the `*` groups), at most 28 octets a rule of those groups (plus the automaton of the next row), and names in the same groups share theirs; but checks under many names, each named in a different set of large groups, build one each | memory grows with the names asked about: a crawler asks under one name |
 //!
 //! The worst case is many wildcard rules that all share the path's prefix
 //! and pass the index's cheap tests, so that each would search the whole
-//! URL: O(rules × URL). A check that has searched for
-//! 64 rules answers the rest from one scan of the URL instead (an
+//! URL: O(rules × URL). A check whose 64th wildcard rule reaches the
+//! matcher answers it and the rest from one scan of the URL instead (an
 //! Aho-Corasick automaton over the index's pieces, built once per index,
 //! and a persistent segment tree of where they occur, built per check in
 //! buffers kept per thread: `src/matcher/pieces.rs`): O(URL × log states)
@@ -43,7 +43,7 @@
 //! `hostile_wildcard_files_answer_in_bounded_time` the worst files known,
 //! 19,000-odd short rules whose pieces each cost a search of the URL's text
 //! over two letters (`short_pieces` and `late_pieces` in
-//! `benches/matching.rs`): 0.8 to 4.1 ms per check of an 8 KiB URL, where
+//! `benches/matching.rs`): 1.1 to 4.1 ms per check of an 8 KiB URL, where
 //! searching took 36 to 62 ms; the worst file found since, one-letter
 //! pieces a few octets apart, 6.6 ms. The first such check of a file
 //! builds the automaton: 10 to 15 ms for those files, 190 ms for the

@@ -581,7 +581,9 @@ impl Robots {
     /// URLs and header texts, not counting the prefix indexes that checks or
     /// [`agent`](Robots::agent) handles build for large groups (24 bytes
     /// per rule of such a group, about 260 bytes per index, and 516 more
-    /// for an index of 32 prefix rules or more; see
+    /// for an index of 32 prefix rules or more; and, once a check has
+    /// tried 64 of an index's wildcard rules, an automaton of up to 13
+    /// bytes a normalised octet of their patterns; see
     /// [`limits`](crate::limits)). Records and the keys that warnings
     /// quote are kept as written until the first call of
     /// [`records`](Robots::records) or [`warnings`](Robots::warnings)

@@ -841,7 +841,10 @@ impl RobotsCacheBuilder {
     /// maintenance pass drops it (the bound is exceeded by that entry
     /// meanwhile), and lookups after that fetch again. Leave room for the
     /// largest files (a 500 KiB body keeps about as many
-    /// bytes, and its index up to about as many again; a file of thousands
+    /// bytes, and its index up to about as many again, or, for a file of
+    /// wildcard rules alone, up to 11 to 15 times as many: the automaton
+    /// hostile checks make the index build, 13 bytes a normalised octet of
+    /// the patterns, see [`limits`](crate::limits); a file of thousands
     /// of records with keys keepout does not read keeps several times
     /// more, which the weight counts). An entry is weighed when it is
     /// stored: the text [`Robots::warnings`] and [`Robots::records`] make

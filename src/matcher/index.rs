@@ -49,9 +49,10 @@
 //! of rules of each anchor in both (found by rank, a popcount). A file with
 //! hundreds of `/*...` rules costs a few instructions per octet of the path,
 //! not per rule; and none at all when a prefix rule longer than every
-//! wildcard rule matched. A check that has matched
-//! [`ENGAGE_TRIES`](pieces::ENGAGE_TRIES) rules anyway (a hostile file)
-//! answers the rest of its piece searches from one scan of the path
+//! wildcard rule matched. A check whose
+//! [`ENGAGE_TRIES`](pieces::ENGAGE_TRIES)th rule gets to be matched
+//! anyway (a hostile file) answers its and the rest's piece searches
+//! from one scan of the path
 //! ([`pieces`]), built over an automaton the index keeps once a check has
 //! needed it.
 //!
@@ -714,8 +715,8 @@ impl Index {
         let mut floor = best.map_or(0, |b| b.len);
         let passes =
             |w: &Wild| path_key & MASKS[w.prefix as usize] == w.key && w.need & !held64 == 0;
-        // After `ENGAGE_TRIES` rules matched by searching the path, the rest
-        // are answered from a scan of it (see [`pieces`]): a hostile file
+        // From the `ENGAGE_TRIES`th rule to get this far on, rules are
+        // answered from a scan of the path (see [`pieces`]): a hostile file
         // makes thousands of rules pass the tests above and fail only
         // after searching the whole path.
         let mut tries = 0u32;

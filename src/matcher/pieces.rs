@@ -7,9 +7,10 @@
 //! an ordinary file from a search at all; but a file can make thousands of
 //! rules pass them and then fail only after searching the whole path (the
 //! `short_pieces` and `late_pieces` files of `benches/matching.rs`), and a
-//! check would cost O(rules × path). So a check that has matched
-//! [`ENGAGE_TRIES`] rules by searching answers the rest of its piece
-//! searches from a [`Scan`] of the path instead, each in O(log) time:
+//! check would cost O(rules × path). So a check whose
+//! [`ENGAGE_TRIES`]th wildcard rule reaches the matcher answers that
+//! rule's piece searches and the rest's from a [`Scan`] of the path
+//! instead, each in O(log) time:
 //!
 //! 1. Once per index ([`Pieces::build`], on the first check that needs it),
 //!    an Aho-Corasick automaton over the distinct pieces (those after each
@@ -56,9 +57,9 @@ const NONE: u32 = u32::MAX;
 /// The state of the empty text (no piece ends there).
 const ROOT: u32 = 0;
 
-/// A check answers piece searches from a [`Scan`] once it has matched this
-/// many wildcard rules by searching the path (at most 64 searches of it,
-/// about 0.2 ms for an 8 KiB path). An ordinary check matches a handful at
+/// A check answers piece searches from a [`Scan`] from the wildcard rule
+/// that is this many to reach the matcher on (so at most 63 rules search
+/// the path, about 0.2 ms for an 8 KiB path). An ordinary check matches a handful at
 /// most, and never builds an automaton: one check of the 26,822 of the
 /// benchmarks' corpus reached 16. An index with fewer wildcard rules never
 /// builds one, and the cache weighs in the automaton only for those with

@@ -19,7 +19,7 @@ const SHORT: usize = 256;
 
 /// The offset of the first occurrence of `needle` in `hay`.
 #[inline]
-pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     match *needle {
         [] => Some(0),
         [b] => memchr::memchr(b, hay),
@@ -136,18 +136,6 @@ impl<'p> Memo<'p> {
     /// The offset of the first occurrence of `piece` in `path` at or after
     /// `from`.
     fn find(&mut self, path: &[u8], piece: &'p [u8], from: usize) -> Option<usize> {
-        self.find_by(piece, from, || find(&path[from..], piece).map(|i| from + i))
-    }
-
-    /// The offset of the first occurrence of `piece` at or after `from`,
-    /// remembered or else found by `search`.
-    #[inline]
-    pub(crate) fn find_by(
-        &mut self,
-        piece: &'p [u8],
-        from: usize,
-        search: impl FnOnce() -> Option<usize>,
-    ) -> Option<usize> {
         let hash = piece
             .iter()
             .fold(piece.len() as u32, |h, &b| h.rotate_left(5) ^ b as u32)
@@ -162,7 +150,7 @@ impl<'p> Memo<'p> {
                 _ => {}
             }
         }
-        let at = search();
+        let at = find(&path[from..], piece).map(|i| from + i);
         *slot = Some(Search { piece, from, at });
         at
     }
