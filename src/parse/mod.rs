@@ -253,7 +253,7 @@ impl ParseOptions {
     /// dropped. A UTF-16 body (told by the whole body) is cut in octets,
     /// then transcoded, then dropped to its last line end. No limit by
     /// default: the whole body is parsed, up to
-    /// [`MAX_BODY_LEN`](crate::limits::MAX_BODY_LEN), cut there the same way.
+    /// [`MAX_BODY_LEN`], cut there the same way.
     ///
     /// RFC 9309 asks crawlers to parse at least 500 KiB,
     /// [`MIN_BODY_LIMIT`](crate::limits::MIN_BODY_LIMIT); a smaller limit is
