@@ -57,10 +57,10 @@ const NONE: u32 = u32::MAX;
 /// The state of the empty text (no piece ends there).
 const ROOT: u32 = 0;
 
-/// A check answers piece searches from a [`Scan`] from the wildcard rule
-/// that is this many to reach the matcher on (so at most 63 rules search
-/// the path, about 0.2 ms for an 8 KiB path). An ordinary check matches a handful at
-/// most, and never builds an automaton: one check of the 26,822 of the
+/// The wildcard rule of a check to reach the matcher at which it scans the
+/// path: that rule and the rest are answered from a [`Scan`], so at most
+/// 63 rules search the path (about 0.2 ms for an 8 KiB path). An ordinary
+/// check matches a handful at most, and never builds an automaton: one check of the 26,822 of the
 /// benchmarks' corpus reached 16. An index with fewer wildcard rules never
 /// builds one, and the cache weighs in the automaton only for those with
 /// more (see `Index::bytes_bound`): at 16 the corpus's weight bound grew
